@@ -1,0 +1,33 @@
+#!/bin/sh
+# Profile the programs in examples/ with the patched callgrind and write the
+# results under demo/: callgrind.out files, folded stacks and a flamegraph
+# (as far as the installed tools provide them).
+#
+# Usage: demo.sh PREFIX
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+prefix=${1:-$top/dist}
+out=$top/demo
+bin=$top/build/examples
+unset MAKEFLAGS MFLAGS MAKELEVEL || true
+
+make -s -C "$top/examples" OUT="$bin" PREFIX="$prefix"
+rm -rf "$out"
+mkdir -p "$out"
+vg=$prefix/bin/valgrind
+fold=$prefix/bin/callgrind_fold
+
+# name: program and arguments
+demos="calls:calls 300
+loops:loops 64"
+
+echo "$demos" | while IFS=: read -r name cmd; do
+    "$vg" --tool=callgrind --callgrind-out-file="$out/$name.callgrind.out" \
+        $bin/$cmd > "$out/$name.stdout" 2> "$out/$name.valgrind.log"
+    echo "demo: $out/$name.callgrind.out"
+    if [ -x "$fold" ]; then
+        "$fold" "$out/$name.callgrind.out" > "$out/$name.folded" 2>> "$out/$name.valgrind.log"
+        echo "demo: $out/$name.folded"
+    fi
+done
+echo "demo: outputs are in $out"
