@@ -43,7 +43,7 @@ tarball: deps
 valgrind: deps
 	@tarball=$$(scripts/fetch-upstream.sh $(CACHE)) && \
 	 scripts/prepare-tree.sh "$$tarball" $(TREE) patched && \
-	 scripts/build-valgrind.sh $(TREE) $(PREFIX)
+	 scripts/build-valgrind.sh $(TREE) $(PREFIX) --enable-maintainer-mode
 
 fold: valgrind
 	@$(MAKE) -s -C callgrind_fold

@@ -32,7 +32,7 @@ run_regtests() {
     echo "== callgrind regtests (vg_regtest)"
     # Test programs: callgrind's own, the helpers vg_regtest uses, and the
     # one memcheck program bug497723 profiles.
-    if ! { make -s -C "$TREE/tests" check && make -s -C "$TREE/callgrind/tests" check \
+    if ! { make -s -C "$TREE/tests" check TESTS= && make -s -C "$TREE/callgrind/tests" check TESTS= \
            && make -s -C "$TREE/memcheck/tests" bug445235_ada_demangle; } >> "$log" 2>&1; then
         report FAIL "regtest: building test programs (see $log)"
         return
