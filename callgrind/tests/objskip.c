@@ -3,14 +3,17 @@
    With the library skipped, none of its functions may appear; its costs
    go to the nearest caller in the program.
 
-   objskip [runtime]: with "runtime", the library is first used unskipped,
-   a dump is taken, and then it is hidden with CALLGRIND_ADD_OBJ_SKIP:
-   functions seen before the request must be hidden too. */
+   objskip [runtime|recurse]: with "runtime", the library is first used
+   unskipped, a dump is taken, and then it is hidden with
+   CALLGRIND_ADD_OBJ_SKIP: functions seen before the request must be
+   hidden too.  With "recurse", instrumentation starts at the bottom of a
+   recursion inside the library instead. */
 #include <string.h>
 #include "../callgrind.h"
 
 extern void skiplib_start_then_work(void);
 extern int skiplib_call_back(int (*cb)(int), int n);
+extern int skiplib_recurse(int depth);
 
 static volatile int sink;
 
@@ -38,7 +41,10 @@ int main(int argc, char** argv)
       CALLGRIND_DUMP_STATS;
       CALLGRIND_ADD_OBJ_SKIP("libclobjskip.so");
    }
-   skiplib_start_then_work();     /* starts instrumentation inside the library */
+   if (argc > 1 && strcmp(argv[1], "recurse") == 0)
+      sink += skiplib_recurse(20);
+   else
+      skiplib_start_then_work();  /* starts instrumentation inside the library */
    uses_lib();                    /* the library calls back into the program */
    measured();
    return 0;

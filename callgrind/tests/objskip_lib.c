@@ -27,6 +27,16 @@ __attribute__((noinline)) void skiplib_start_then_work(void)
    lib_sink += skiplib_work(20);
 }
 
+/* A recursion inside the library that starts measuring at its bottom. */
+__attribute__((noinline)) int skiplib_recurse(int depth)
+{
+   if (depth == 0) {
+      CALLGRIND_START_INSTRUMENTATION;
+      return skiplib_work(30);
+   }
+   return skiplib_recurse(depth - 1) + 1;
+}
+
 /* The library calls back into the program. */
 __attribute__((noinline)) static int skiplib_inner(int (*cb)(int), int n)
 {
