@@ -22,12 +22,16 @@ demos="calls:calls 300
 loops:loops 64"
 
 echo "$demos" | while IFS=: read -r name cmd; do
+    # callgrind.out and its exact folded twin (--dump-folded)
     "$vg" --tool=callgrind --callgrind-out-file="$out/$name.callgrind.out" \
+        --dump-folded=yes --folded-out-file="$out/$name.folded" \
         $bin/$cmd > "$out/$name.stdout" 2> "$out/$name.valgrind.log"
     echo "demo: $out/$name.callgrind.out"
+    echo "demo: $out/$name.folded (exact, from callgrind --dump-folded=yes)"
     if [ -x "$fold" ]; then
-        "$fold" "$out/$name.callgrind.out" > "$out/$name.folded" 2>> "$out/$name.valgrind.log"
-        echo "demo: $out/$name.folded"
+        # the same, estimated from callgrind.out alone
+        "$fold" "$out/$name.callgrind.out" > "$out/$name.estimated.folded" 2>> "$out/$name.valgrind.log"
+        echo "demo: $out/$name.estimated.folded (estimated by callgrind_fold from callgrind.out)"
     fi
 done
 echo "demo: outputs are in $out"

@@ -24,6 +24,7 @@ dot graphviz
 python3 python3
 "
 check_deps="
+clang clang
 gdb gdb
 "
 bench_deps="

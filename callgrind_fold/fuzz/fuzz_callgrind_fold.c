@@ -1,0 +1,33 @@
+/* libFuzzer target: any bytes, read as callgrind profile or folded stacks.
+ * The first byte picks options so that every output path is exercised.
+ * Besides crashes and sanitizer reports, it checks that a callgrind part
+ * folds to exactly its cost (the library already refuses otherwise). */
+#include "fold.h"
+#include "input.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static FILE *sink;
+    if (!sink)
+        sink = fopen("/dev/null", "w");
+    uint8_t knobs = size ? data[0] : 0;
+    struct fold_options opt = {
+        .event = (knobs & 8) ? "Dr" : NULL,
+        .part = (knobs & 16) ? 2 : ALL_PARTS,
+        .resolution = (knobs & 32) ? 0 : DEFAULT_RESOLUTION,
+        .style = {.keep_clones = knobs & 1, .with_object = knobs & 2},
+    };
+    struct fold_ctx ctx;
+    fold_init(&ctx, &opt);
+    struct diag d;
+    if (fold_memory("fuzz", (const char *)data, size, &ctx, &d) == 0 && sink)
+        stacks_write(&ctx.out, sink);
+    fold_free(&ctx);
+    return 0;
+}

@@ -1,0 +1,226 @@
+/* callgrind_fold: folded stacks (for flame graphs) from callgrind profiles.
+ * This file is only the command line; see README.md for the method. */
+#include "fold.h"
+#include "input.h"
+#include "util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VERSION "1.0.0"
+
+static const char usage_text[] =
+    "Usage: callgrind_fold [OPTION]... [FILE]...\n"
+    "Turn callgrind profiles (callgrind.out.*) into folded stacks, one\n"
+    "\"root;caller;...;function count\" line per stack, sorted, for flame graph\n"
+    "tools. With no FILE, or when FILE is -, read standard input. Several\n"
+    "files (one per thread or dump) are summed. Files of folded stacks (such\n"
+    "as written by callgrind --dump-folded=yes) are accepted too and merged.\n"
+    "\n"
+    "Options:\n"
+    "  --event=NAME       count this event (default: the first one of the\n"
+    "                     \"events:\" line, e.g. Ir); inherited events defined\n"
+    "                     by \"event: NAME = ...\" lines work too\n"
+    "  --part=N|all       only part N of the profile (numbered by its \"part:\"\n"
+    "                     line, else 1, 2, ... in each file); default all,\n"
+    "                     summed\n"
+    "  -o, --output=FILE  write to FILE instead of standard output\n"
+    "  --frame=fn|fn+obj  frame text: the function name (default), or the\n"
+    "                     function name followed by \" [object]\", the base\n"
+    "                     name of its ELF object, e.g. \"memcpy [libc.so.6]\"\n"
+    "  --resolution=N     estimated stacks only: follow a call path while it\n"
+    "                     carries at least 1/N of the total (default 100000);\n"
+    "                     the cost below a lighter path goes to the other\n"
+    "                     paths of the same functions, so no cost is lost.\n"
+    "                     0 follows every path, which can take very long\n"
+    "  --keep-clones      keep callgrind's clone names: \"fn'2\" (recursion\n"
+    "                     level) and \"fn'caller'...\" (--separate-callers\n"
+    "                     context); by default frames show only \"fn\"\n"
+    "  -h, --help         show this help and exit\n"
+    "  -V, --version      show the version and exit\n"
+    "\n"
+    "Exact or estimated stacks:\n"
+    "  Callgrind records costs per function and per call, not per call\n"
+    "  stack. Where that determines the stacks (every costly function reached\n"
+    "  by a single call path, e.g. with --separate-callers=N deep enough to\n"
+    "  reach the root) they are exact. Otherwise each function's cost is\n"
+    "  split among its call paths in proportion to the inclusive cost of the\n"
+    "  calls, and a note on standard error says the stacks are estimated; run\n"
+    "  callgrind with --dump-folded=yes for exact ones. Either way the counts\n"
+    "  sum exactly to the profile's total for the event.\n"
+    "\n"
+    "Exit status: 0 success, 1 usage error, 2 unreadable or malformed input\n"
+    "(reported as FILE:LINE: message), 3 output error or out of memory.\n";
+
+static _Noreturn void usage_error(const char *fmt, const char *arg)
+{
+    fputs("callgrind_fold: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'callgrind_fold --help' for more information.\n", stderr);
+    exit(EXIT_USAGE);
+}
+
+/* "--name=value" or "--name value"; returns the value or NULL if `arg`
+ * is not this option. */
+static const char *option_value(const char *arg, const char *name, int *i, int argc,
+                                char **argv)
+{
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return NULL;
+    if (arg[n] == '=')
+        return arg + n + 1;
+    if (arg[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc)
+        usage_error("option '%s' needs a value", name);
+    return argv[++*i];
+}
+
+static uint64_t parse_part(const char *s)
+{
+    if (strcmp(s, "all") == 0)
+        return ALL_PARTS;
+    char *end;
+    errno = 0;
+    if (*s < '0' || *s > '9')
+        usage_error("--part wants a number >= 1 or 'all', not '%s'", s);
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v == 0)
+        usage_error("--part wants a number >= 1 or 'all', not '%s'", s);
+    return v;
+}
+
+/* FILE:LINE: message, with bytes that could upset a terminal shown as '?'. */
+static void print_diag(const struct diag *d)
+{
+    char msg[sizeof d->msg];
+    size_t i;
+    for (i = 0; d->msg[i]; i++) {
+        unsigned char c = (unsigned char)d->msg[i];
+        msg[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+    }
+    msg[i] = '\0';
+    if (d->line)
+        fprintf(stderr, "%s:%" PRIu64 ": %s\n", d->file, d->line, msg);
+    else
+        fprintf(stderr, "%s: %s\n", d->file, msg);
+}
+
+int main(int argc, char **argv)
+{
+    struct fold_options opt = {.event = NULL, .part = ALL_PARTS,
+                               .resolution = DEFAULT_RESOLUTION};
+    const char *output = NULL;
+    const char **inputs = xmalloc((size_t)argc * sizeof *inputs);
+    size_t ninputs = 0;
+    bool options_done = false;
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *v;
+        if (options_done || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            inputs[ninputs++] = arg;
+        } else if (strcmp(arg, "--") == 0) {
+            options_done = true;
+        } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            free(inputs);
+            fputs(usage_text, stdout);
+            return fflush(stdout) == 0 ? 0 : EXIT_OUTPUT;
+        } else if (strcmp(arg, "-V") == 0 || strcmp(arg, "--version") == 0) {
+            free(inputs);
+            puts("callgrind_fold " VERSION);
+            return fflush(stdout) == 0 ? 0 : EXIT_OUTPUT;
+        } else if (strcmp(arg, "--keep-clones") == 0) {
+            opt.style.keep_clones = true;
+        } else if ((v = option_value(arg, "--event", &i, argc, argv))) {
+            if (!*v)
+                usage_error("%s", "--event wants an event name");
+            opt.event = v;
+        } else if ((v = option_value(arg, "--part", &i, argc, argv))) {
+            opt.part = parse_part(v);
+        } else if ((v = option_value(arg, "--resolution", &i, argc, argv))) {
+            char *end;
+            errno = 0;
+            unsigned long long r = strtoull(v, &end, 10);
+            if (*v < '0' || *v > '9' || *end || errno)
+                usage_error("--resolution wants a whole number, not '%s'", v);
+            opt.resolution = r;
+        } else if ((v = option_value(arg, "--frame", &i, argc, argv))) {
+            if (strcmp(v, "fn") == 0)
+                opt.style.with_object = false;
+            else if (strcmp(v, "fn+obj") == 0)
+                opt.style.with_object = true;
+            else
+                usage_error("--frame wants 'fn' or 'fn+obj', not '%s'", v);
+        } else if ((v = option_value(arg, "--output", &i, argc, argv)) ||
+                   (v = option_value(arg, "-o", &i, argc, argv))) {
+            if (!*v)
+                usage_error("%s", "-o wants a file name");
+            output = v;
+        } else if (strncmp(arg, "-o", 2) == 0) {
+            output = arg + 2;
+        } else {
+            usage_error("unknown option '%s'", arg);
+        }
+    }
+    if (ninputs == 0)
+        inputs[ninputs++] = "-";
+
+    struct fold_ctx ctx;
+    fold_init(&ctx, &opt);
+    struct diag d, first_empty;
+    int status = 0;
+    size_t empty = 0;
+    for (size_t i = 0; i < ninputs && status == 0; i++) {
+        int rc = fold_path(inputs[i], &ctx, &d);
+        if (rc == INPUT_EMPTY) {
+            if (empty++ == 0)
+                first_empty = d;
+        } else if (rc != 0) {
+            print_diag(&d);
+            status = EXIT_INPUT;
+        }
+    }
+    if (status == 0 && empty == ninputs) {
+        print_diag(&first_empty);
+        status = EXIT_INPUT;
+    } else if (status == 0 && empty > 0) {
+        fprintf(stderr, "callgrind_fold: warning: skipped %zu empty input(s), "
+                "e.g. %s\n", empty, first_empty.file);
+    }
+    if (status == 0 && opt.part != ALL_PARTS && !ctx.part_matched && ctx.parts_read > 0) {
+        fprintf(stderr, "callgrind_fold: no part %" PRIu64 " in the input\n", opt.part);
+        status = EXIT_INPUT;
+    }
+    if (status == 0) {
+        /* Opened only now, so a failed run leaves an existing file alone. */
+        FILE *out = output ? fopen(output, "w") : stdout;
+        if (!out) {
+            fprintf(stderr, "callgrind_fold: %s: %s\n", output, strerror(errno));
+            status = EXIT_OUTPUT;
+        } else {
+            int rc = stacks_write(&ctx.out, out);
+            if (fflush(out) != 0 || ferror(out))
+                rc = -1;
+            if (output && fclose(out) != 0)
+                rc = -1;
+            if (rc) {
+                fprintf(stderr, "callgrind_fold: %s: write error: %s\n",
+                        output ? output : "<stdout>", strerror(errno));
+                status = EXIT_OUTPUT;
+            }
+        }
+        if (status == 0 && ctx.estimated)
+            fprintf(stderr,
+                    "callgrind_fold: note: stacks are estimated from the call graph "
+                    "(%.60s); profile with callgrind --dump-folded=yes for exact "
+                    "stacks\n", ctx.estimate_reason);
+    }
+    fold_free(&ctx);
+    free(inputs);
+    return status;
+}

@@ -1,0 +1,85 @@
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void out_of_memory(void)
+{
+    fputs("callgrind_fold: out of memory\n", stderr);
+    exit(EXIT_OUTPUT);
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        out_of_memory();
+    return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        out_of_memory();
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        out_of_memory();
+    return q;
+}
+
+void grow_array(void **items, size_t *capacity, size_t need, size_t item_size)
+{
+    if (need < *capacity)
+        return;
+    size_t cap = *capacity ? *capacity : 16;
+    while (cap <= need) {
+        if (cap > SIZE_MAX / 2 / item_size)
+            out_of_memory();
+        cap *= 2;
+    }
+    *items = xrealloc(*items, cap * item_size);
+    *capacity = cap;
+}
+
+void buf_append(struct buf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (cap < b->len + n + 1) {
+            if (cap > SIZE_MAX / 2)
+                out_of_memory();
+            cap *= 2;
+        }
+        b->data = xrealloc(b->data, cap);
+        b->cap = cap;
+    }
+    if (n)
+        memcpy(b->data + b->len, s, n);
+    b->len += n;
+}
+
+void buf_putc(struct buf *b, char c)
+{
+    buf_append(b, &c, 1);
+}
+
+const char *buf_cstr(struct buf *b)
+{
+    buf_append(b, "", 0);
+    b->data[b->len] = '\0';
+    return b->data;
+}
+
+void buf_free(struct buf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}

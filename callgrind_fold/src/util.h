@@ -1,0 +1,49 @@
+/* Small allocation and arithmetic helpers shared by every module. */
+#ifndef CF_UTIL_H
+#define CF_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+/* Exit codes, documented in README.md and --help. */
+enum {
+    EXIT_USAGE = 1,   /* bad command line */
+    EXIT_INPUT = 2,   /* unreadable, malformed or inconsistent input */
+    EXIT_OUTPUT = 3   /* cannot write output or out of memory */
+};
+
+/* Allocation failure is not recoverable for a command line tool:
+ * these print a message and exit with EXIT_OUTPUT. */
+_Noreturn void out_of_memory(void);
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+/* Grow *items (of item_size bytes) so that index `need` fits. */
+void grow_array(void **items, size_t *capacity, size_t need, size_t item_size);
+
+#define GROW(arr, cap, need) \
+    grow_array((void **)&(arr), &(cap), (need), sizeof *(arr))
+
+/* Overflow-checked uint64 arithmetic: return false on overflow. */
+static inline bool add_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+    return !__builtin_add_overflow(a, b, out);
+}
+static inline bool mul_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+    return !__builtin_mul_overflow(a, b, out);
+}
+
+/* A growable byte buffer (not NUL-terminated unless asked). */
+struct buf {
+    char *data;
+    size_t len;
+    size_t cap;
+};
+void buf_append(struct buf *b, const char *s, size_t n);
+void buf_putc(struct buf *b, char c);
+const char *buf_cstr(struct buf *b); /* NUL-terminates, returns data */
+void buf_free(struct buf *b);
+
+#endif

@@ -1,0 +1,590 @@
+#!/usr/bin/env python3
+"""Test driver for callgrind_fold.
+
+Prints exactly one "PASS: name", "FAIL: name" or "SKIP: name" line per test
+and exits 1 if any test failed. Golden inputs are produced here, at test
+time, by running small programs (tests/progs) under the given valgrind;
+expected stacks are facts about those programs' call structure, not copies
+of earlier output.
+
+Environment: VALGRIND, CALLGRIND_ANNOTATE, VALGRIND_INCLUDE (callgrind.h),
+CC, CLANG, CHECK_FUZZ_SECONDS, MAKE.
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+WORK = os.path.join(HERE, "work")
+failures = 0
+
+
+def report(status, name, detail=""):
+    global failures
+    if status == "FAIL":
+        failures += 1
+    line = "%s: %s" % (status, name)
+    if detail and status != "PASS":
+        line += " -- " + detail.replace("\n", " | ")[:400]
+    print(line, flush=True)
+
+
+def check(name, ok, detail=""):
+    report("PASS" if ok else "FAIL", name, detail)
+    return ok
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+
+
+def fold(binary, args):
+    """Run callgrind_fold; returns (exit code, stdout text, stderr text)."""
+    p = run([binary] + args)
+    return (p.returncode, p.stdout.decode("utf-8", "replace"),
+            p.stderr.decode("utf-8", "replace"))
+
+
+def parse_folded(text):
+    """Folded lines -> list of (frames, count); raises on a bad line."""
+    out = []
+    for line in text.splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit() or int(count) == 0:
+            raise ValueError("bad folded line %r" % line)
+        out.append((stack.split(";"), int(count)))
+    return out
+
+
+def well_formed(text):
+    """Output must be sorted by bytes, unique, without zero counts."""
+    lines = text.encode().splitlines()
+    if lines != sorted(lines):
+        return "not sorted"
+    if len({l.rpartition(b" ")[0] for l in lines}) != len(lines):
+        return "duplicate stacks"
+    try:
+        parse_folded(text)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def totals_of(paths, event, part=None):
+    """Sum of the event's column of every part's "totals:" line, read
+    independently of callgrind_fold."""
+    total = 0
+    for path in paths:
+        events, number, ordinal = [], None, 0
+        in_body = False
+        with open(path, "rb") as f:
+            for raw in f:
+                line = raw.decode("latin-1").rstrip("\n")
+                m = re.match(r"([a-z]+):\s*(.*)", line)
+                if m and m.group(1) not in ("totals", "summary") and in_body:
+                    in_body, number = False, None
+                if m and m.group(1) == "part":
+                    number = int(m.group(2))
+                elif m and m.group(1) == "events":
+                    events = m.group(2).split()
+                    ordinal += 1
+                elif m and m.group(1) == "totals":
+                    values = [int(v) for v in m.group(2).split()]
+                    idx = events.index(event)
+                    this = number if number is not None else ordinal
+                    if part is None or part == this:
+                        total += values[idx] if idx < len(values) else 0
+                elif line[:1].isdigit() or "=" in line[:5]:
+                    in_body = True
+    return total
+
+
+def frames_of(stacks):
+    return {f for s, _ in stacks for f in s}
+
+
+def count_where(stacks, pred):
+    return sum(c for s, c in stacks if pred(s))
+
+
+def follows(stacks, child, parents):
+    """Every occurrence of frame `child` sits directly below one of `parents`."""
+    for s, _ in stacks:
+        for i, f in enumerate(s):
+            if f == child and (i == 0 or s[i - 1] not in parents):
+                return False
+    return True
+
+
+def is_leaf(stacks, name):
+    return all(name not in s[:-1] for s, _ in stacks)
+
+
+# ---- hand-written inputs ------------------------------------------------
+
+def test_cases(binary, tag):
+    """tests/cases/NAME.cg (+ NAME.args) must fold to NAME.expected; each
+    .expected file says in NAME.why how its numbers follow from the input."""
+    for path in sorted(glob.glob(os.path.join(HERE, "cases", "*.cg"))):
+        name = os.path.basename(path)[:-3]
+        args_file = path[:-3] + ".args"
+        args = open(args_file).read().split() if os.path.exists(args_file) else []
+        inputs = [path]
+        extra = path[:-3] + ".more"
+        if os.path.exists(extra):
+            inputs.append(extra)
+        rc, out, err = fold(binary, args + inputs)
+        want = open(path[:-3] + ".expected").read()
+        check("%scase/%s" % (tag, name), rc == 0 and out == want,
+              "rc %d, stderr %s, got %r" % (rc, err.strip(), out))
+
+
+def test_malformed(binary, tag):
+    """Every file in tests/malformed must be rejected with exit status 2 and
+    a FILE:LINE: message naming the expected line."""
+    mdir = os.path.join(HERE, "malformed")
+    for line in open(os.path.join(mdir, "EXPECT")):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fname, lineno = line.split()[:2]
+        path = os.path.join(mdir, fname)
+        rc, out, err = fold(binary, [path])
+        ok = rc == 2 and err.startswith("%s:%s: " % (path, lineno)) and out == ""
+        check("%smalformed/%s" % (tag, fname), ok, "rc %d, stderr %r" % (rc, err[:200]))
+
+    os.makedirs(WORK, exist_ok=True)
+    # Generated here rather than stored: big or odd inputs.
+    big_name = os.path.join(WORK, "megabyte_name.cg")
+    with open(big_name, "w") as f:
+        f.write("events: Ir\nfn=" + "x" * (3 << 20) + "\n1 7\n")
+    rc, out, err = fold(binary, [big_name])
+    check("%smalformed/megabyte-name-accepted" % tag,
+          rc == 0 and out == "x" * (3 << 20) + " 7\n", "rc %d %s" % (rc, err[:200]))
+
+    junk = os.path.join(WORK, "megabyte_junk.cg")
+    with open(junk, "wb") as f:
+        f.write(b"events: Ir\nfn=a\n1 1\n" + b"\xff\x01 " * (2 << 20) + b"\n")
+    rc, out, err = fold(binary, [junk])
+    check("%smalformed/megabyte-junk-line" % tag,
+          rc == 2 and err.startswith(junk + ":4: "), "rc %d %s" % (rc, err[:200]))
+
+    huge = os.path.join(WORK, "over_64mib_line.cg")
+    with open(huge, "wb") as f:
+        f.write(b"events: Ir\nfn=a\n1 1\n")
+        chunk = b"9" * (1 << 20)
+        for _ in range(65):
+            f.write(chunk)
+        f.write(b"\n")
+    rc, out, err = fold(binary, [huge])
+    check("%smalformed/line-over-64MiB" % tag,
+          rc == 2 and err.startswith(huge + ":4: "), "rc %d %s" % (rc, err[:200]))
+    os.unlink(huge)
+
+    rc, out, err = fold(binary, [os.path.join(WORK, "does-not-exist.cg")])
+    check("%smalformed/missing-file" % tag,
+          rc == 2 and "does-not-exist.cg: cannot open" in err, "rc %d %s" % (rc, err))
+    rc, out, err = fold(binary, [WORK])
+    check("%smalformed/directory" % tag, rc == 2 and err.startswith(WORK + ":"),
+          "rc %d %s" % (rc, err))
+
+    spec = os.path.join(HERE, "cases", "spec_example.cg")
+    rc, out, err = fold(binary, ["--event=NoSuchEvent", spec])
+    check("%susage/unknown-event" % tag,
+          rc == 2 and re.match(re.escape(spec) + r":\d+: .*NoSuchEvent", err) is not None,
+          err)
+    for args, name in ((["--bogus"], "unknown-option"), (["--part=x"], "bad-part"),
+                       (["--frame=xyz"], "bad-frame"), (["--resolution=-1"], "bad-resolution")):
+        rc, out, err = fold(binary, args + [spec])
+        check("%susage/%s" % (tag, name), rc == 1 and "callgrind_fold:" in err,
+              "rc %d %s" % (rc, err))
+    rc, out, err = fold(binary, [spec, "--event"])
+    check("%susage/missing-value" % tag, rc == 1 and "needs a value" in err, err)
+    rc, out, err = fold(binary, ["--part=7", spec])
+    check("%susage/no-such-part" % tag, rc == 2 and "no part 7" in err, err)
+    rc, out, err = fold(binary, ["--help"])
+    check("%susage/help" % tag, rc == 0 and "--dump-folded=yes" in out and "--frame" in out)
+    rc, out, err = fold(binary, ["--version"])
+    check("%susage/version" % tag, rc == 0 and out.startswith("callgrind_fold "))
+    # stdin, and "-o": the same stacks either way.
+    p = subprocess.run([binary, "-"], stdin=open(spec), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    outfile = os.path.join(WORK, "o.folded")
+    rc, out, err = fold(binary, ["-o", outfile, spec])
+    check("%susage/stdin-and-output-file" % tag,
+          p.returncode == 0 and rc == 0 and out == "" and
+          open(outfile).read() == p.stdout.decode(), err)
+
+
+# ---- golden tests on real callgrind runs ----------------------------------
+
+class Golden:
+    def __init__(self, binary, valgrind, include, cc):
+        self.binary, self.valgrind, self.include, self.cc = binary, valgrind, include, cc
+        self.bins = {}
+        self.runs = {}
+
+    def program(self, name):
+        if name not in self.bins:
+            src = os.path.join(HERE, "progs", name + ".c")
+            exe = os.path.join(WORK, name)
+            cmd = [self.cc, "-O0", "-g", "-o", exe, src, "-pthread"]
+            if self.include:
+                cmd.insert(1, "-I" + self.include)
+            p = run(cmd)
+            if p.returncode != 0:
+                raise RuntimeError("cannot compile %s: %s" % (name, p.stderr.decode()))
+            self.bins[name] = exe
+        return self.bins[name]
+
+    def profile(self, prog, opts, args=()):
+        """Run prog under callgrind with opts; returns the output files."""
+        key = (prog, tuple(opts), tuple(args))
+        if key not in self.runs:
+            tag = re.sub(r"[^A-Za-z0-9]+", "_", prog + "_" + "_".join(opts) + "_".join(args))
+            base = os.path.join(WORK, "cg_" + tag + ".out")
+            for old in glob.glob(base + "*"):
+                os.unlink(old)
+            p = run([self.valgrind, "--tool=callgrind", "--callgrind-out-file=" + base] +
+                    list(opts) + [self.program(prog)] + list(args))
+            # --separate-threads=yes also leaves an empty base file.
+            files = sorted(f for f in glob.glob(base + "*") if os.path.getsize(f) > 0)
+            if p.returncode != 0 or not files:
+                raise RuntimeError("valgrind failed: %s" % p.stderr.decode()[-500:])
+            self.runs[key] = files
+        return self.runs[key]
+
+
+CALLS_VARIANTS = [
+    ("default", []),
+    ("compress-strings=no", ["--compress-strings=no"]),
+    ("compress-pos=no", ["--compress-pos=no"]),
+    ("dump-instr=yes", ["--dump-instr=yes"]),
+    ("dump-line=no", ["--dump-line=no", "--dump-instr=yes"]),
+    ("dump-instr+line", ["--dump-instr=yes", "--dump-line=yes"]),
+    ("collect-jumps=yes", ["--collect-jumps=yes", "--dump-instr=yes"]),
+    ("collect-jumps-line", ["--collect-jumps=yes"]),
+    ("dump-bbs=yes", ["--dump-bbs=yes"]),
+    ("all-uncompressed", ["--compress-strings=no", "--compress-pos=no", "--dump-instr=yes"]),
+]
+
+
+def calls_facts(stacks, exact):
+    """Facts of tests/progs/calls.c that hold for exact and estimated stacks."""
+    problems = []
+    for fn, parents in (("phase_a", {"main"}), ("phase_b", {"main"}),
+                        ("helper", {"shared"}), ("shared", {"phase_a", "phase_b"})):
+        if not follows(stacks, fn, parents):
+            problems.append("%s not always below %s" % (fn, "/".join(sorted(parents))))
+    if not is_leaf(stacks, "leaf"):
+        problems.append("leaf has callees")
+    if not any(s[-2:] == ["phase_b", "leaf"] for s, _ in stacks):
+        problems.append("no phase_b;leaf stack (direct call)")
+    if not any(s[-4:] == ["phase_a", "shared", "helper", "leaf"] for s, _ in stacks):
+        problems.append("no phase_a;shared;helper;leaf stack")
+    # helper runs leaf(50000), phase_b's calls run leaf 3100 times: the
+    # phase_a subtree must weigh well over ten times phase_b's.
+    a = count_where(stacks, lambda s: "phase_a" in s)
+    b = count_where(stacks, lambda s: "phase_b" in s)
+    if not a > 10 * b > 0:
+        problems.append("phase_a subtree %d vs phase_b %d" % (a, b))
+    if exact:
+        if any("helper" in s and "phase_a" not in s for s, _ in stacks):
+            problems.append("helper outside phase_a in exact mode")
+        if any(f.count("'") for f in frames_of(stacks) & CALLS_FUNCS):
+            problems.append("clone suffix left in a frame")
+    return problems
+
+
+CALLS_FUNCS = {"main", "phase_a", "phase_b", "shared", "helper", "leaf"}
+
+
+def test_golden(g, binary, tag, results):
+    """results caches outputs per variant to compare formats."""
+    def fold_files(name, files, args=(), event="Ir", part=None, want_rc=0):
+        rc, out, err = fold(binary, list(args) + files)
+        if rc != want_rc:
+            check(tag + name, False, "rc %d: %s" % (rc, err.strip()))
+            return None, err
+        problem = well_formed(out)
+        if problem:
+            check(tag + name + "/well-formed", False, problem)
+            return None, err
+        stacks = parse_folded(out)
+        want = totals_of(files, event, part)
+        check(tag + name + "/sum-equals-totals", sum(c for _, c in stacks) == want,
+              "folded %d, totals %d" % (sum(c for _, c in stacks), want))
+        return stacks, err
+
+    # 1. calls.c in every format variant: invariant, facts, and the very
+    # same stacks as the default format (the program is deterministic).
+    default_out = None
+    for vname, opts in CALLS_VARIANTS:
+        files = g.profile("calls", opts)
+        name = "golden/calls/" + vname
+        stacks, err = fold_files(name, files)
+        if stacks is None:
+            continue
+        problems = calls_facts(stacks, exact=False)
+        check(tag + name + "/facts", not problems, "; ".join(problems))
+        if vname == "default":
+            default_out = stacks
+            check(tag + name + "/estimate-note",
+                  "estimated" in err and "--dump-folded=yes" in err and
+                  len(err.strip().splitlines()) == 1, err)
+        elif default_out is not None:
+            check(tag + name + "/same-stacks-as-default", stacks == default_out,
+                  "differs from the default format's stacks")
+        if vname == "collect-jumps=yes":
+            text = "".join(open(f).read() for f in files)
+            check(tag + name + "/has-jump-lines", "jump=" in text or "jcnd=" in text)
+
+    # 2. Exactness: deep --separate-callers contexts reach the root, so
+    # helper (called by shared only for phase_a) appears only under phase_a.
+    for vname, opts in (("separate-callers=40", ["--separate-callers=40"]),
+                        ("separate-callers=40-compress-mangled",
+                         ["--separate-callers=40", "--compress-mangled=yes"])):
+        files = g.profile("calls", opts)
+        name = "golden/calls/" + vname
+        stacks, err = fold_files(name, files)
+        if stacks is None:
+            continue
+        problems = calls_facts(stacks, exact=True)
+        check(tag + name + "/exact-helper-only-under-phase_a", not problems,
+              "; ".join(problems))
+        ours = [f for f in CALLS_FUNCS if f in err]
+        check(tag + name + "/no-estimate-note-for-program", not ours, err)
+        rc, out, err2 = fold(binary, ["--keep-clones"] + files)
+        check(tag + name + "/keep-clones",
+              rc == 0 and any(f.startswith("helper'shared'phase_a")
+                              for f in frames_of(parse_folded(out))), err2)
+    # The estimate, by contrast, cannot tell the callers of shared apart
+    # and spreads helper's cost over both: the reason exact mode matters.
+    if default_out:
+        check(tag + "golden/calls/estimate-spreads-helper",
+              any("helper" in s and "phase_b" in s for s, _ in default_out))
+    # Shallow contexts do not reach the root: still facts and invariant.
+    files = g.profile("calls", ["--separate-callers=2"])
+    stacks, err = fold_files("golden/calls/separate-callers=2", files)
+    if stacks is not None:
+        problems = calls_facts(stacks, exact=False)
+        check(tag + "golden/calls/separate-callers=2/facts", not problems, "; ".join(problems))
+
+    # 3. Several events: every event's stacks sum to its totals.
+    files = g.profile("calls", ["--cache-sim=yes"])
+    text = open(files[0]).read()
+    events = re.search(r"^events:\s*(.*)$", text, re.M).group(1).split()
+    for ev in events:
+        fold_files("golden/calls/cache-sim/event=" + ev, files, ["--event=" + ev], event=ev)
+    stacks, _ = fold_files("golden/calls/cache-sim/default-event", files, [], event=events[0])
+    if stacks is not None and default_out is not None:
+        check(tag + "golden/calls/cache-sim/Ir-same-as-default", stacks == default_out)
+
+    # 4. Parts: dumps combined in one file, or one file per dump.
+    comb = g.profile("calls", ["--combine-dumps=yes"], ["dump"])
+    sep = g.profile("calls", [], ["dump"])
+    check(tag + "golden/calls/dumps/two-files", len(sep) == 2, str(sep))
+    all_comb, _ = fold_files("golden/calls/combine-dumps/all", comb)
+    all_sep, _ = fold_files("golden/calls/separate-dumps/all", sep)
+    if all_comb is not None and all_sep is not None:
+        check(tag + "golden/calls/dumps/combined-equals-separate", all_comb == all_sep)
+        problems = calls_facts(all_comb, exact=False)
+        check(tag + "golden/calls/combine-dumps/facts", not problems, "; ".join(problems))
+    p1, _ = fold_files("golden/calls/combine-dumps/part=1", comb, ["--part=1"], part=1)
+    p2, _ = fold_files("golden/calls/combine-dumps/part=2", comb, ["--part=2"], part=2)
+    if p1 is not None and p2 is not None:
+        # The dump comes after phase_a returned and before phase_b starts.
+        check(tag + "golden/calls/combine-dumps/phases-split",
+              any("phase_a" in s for s, _ in p1) and not any("phase_b" in s for s, _ in p1)
+              and any("phase_b" in s for s, _ in p2)
+              and not any("phase_a" in s for s, _ in p2))
+
+    # 5. Threads, one file each: workers' stacks never contain main.
+    files = g.profile("threads", ["--separate-threads=yes"])
+    check(tag + "golden/threads/one-file-per-thread", len(files) >= 2, str(files))
+    empty = [f for f in glob.glob(files[0].rsplit("-", 1)[0] + "*") if os.path.getsize(f) == 0]
+    if empty:
+        rc, out, err = fold(binary, empty + files)
+        check(tag + "golden/threads/empty-base-file-skipped",
+              rc == 0 and "skipped 1 empty input" in err, err)
+    stacks, _ = fold_files("golden/threads/separate-threads", files)
+    if stacks is not None:
+        ok = (any("worker" in s for s, _ in stacks) and
+              not any("worker" in s and "main" in s for s, _ in stacks) and
+              follows(stacks, "main_work", {"main"}) and is_leaf(stacks, "spin"))
+        check(tag + "golden/threads/facts", ok)
+    files = g.profile("threads", [])
+    fold_files("golden/threads/one-file", files)
+
+    # 6. Recursion: cycles folded without losing cost.
+    for vname, opts in (("default", []), ("separate-recs=1", ["--separate-recs=1"]),
+                        ("separate-recs=20", ["--separate-recs=20"]),
+                        ("separate-callers=3", ["--separate-callers=3"])):
+        files = g.profile("recurse", opts)
+        name = "golden/recurse/" + vname
+        stacks, err = fold_files(name, files)
+        if stacks is None:
+            continue
+        ok = (follows(stacks, "is_odd", {"is_even"}) and
+              follows(stacks, "is_even", {"main", "is_odd"}) and
+              follows(stacks, "fib", {"main", "fib"}) and is_leaf(stacks, "work") and
+              all(f.count("'") == 0 for f in frames_of(stacks)))
+        check(tag + name + "/facts", ok)
+        check(tag + name + "/estimate-note", "estimated" in err, err)
+
+    # 7. Inlined code (fi=/fe=) stays in the function it was inlined into.
+    files = g.profile("inlined", [])
+    stacks, _ = fold_files("golden/inlined/fi-fe", files)
+    if stacks is not None:
+        text = open(files[0]).read()
+        first = count_where(stacks, lambda s: s[-1] == "first")
+        second = count_where(stacks, lambda s: s[-1] == "second")
+        check(tag + "golden/inlined/facts",
+              "fi=" in text and "mix" not in frames_of(stacks) and second > 2 * first > 0,
+              "first %d second %d" % (first, second))
+
+    # 8. Frame decoration with the object's base name.
+    files = g.profile("calls", [])
+    rc, out, err = fold(binary, ["--frame=fn+obj"] + files)
+    frames = frames_of(parse_folded(out)) if rc == 0 else set()
+    check(tag + "golden/calls/frame=fn+obj",
+          "main [calls]" in frames and "phase_a [calls]" in frames and
+          any(re.search(r" \[libc[^]]*\]$", f) for f in frames), err)
+
+    # 9. Several inputs and folded input: merged by summing equal stacks.
+    rc, out, err = fold(binary, files + files)
+    doubled = parse_folded(out) if rc == 0 else []
+    check(tag + "golden/calls/same-file-twice-doubles",
+          default_out is not None and doubled == [(s, 2 * c) for s, c in default_out])
+    folded_path = os.path.join(WORK, "calls.folded")
+    rc1, out1, _ = fold(binary, ["-o", folded_path] + files)
+    rc, out, err = fold(binary, [folded_path, folded_path])
+    check(tag + "golden/calls/folded-input-merged",
+          rc == 0 and rc1 == 0 and parse_folded(out) == [(s, 2 * c) for s, c in default_out]
+          and err == "", err)
+
+    # 10. callgrind --dump-folded=yes (our patched callgrind) when available:
+    # callgrind_fold passes it through.
+    probe = run([g.valgrind, "--tool=callgrind", "--dump-folded=yes",
+                 "--folded-out-file=" + os.path.join(WORK, "probe.folded"),
+                 "--callgrind-out-file=" + os.path.join(WORK, "probe.out"), "/bin/true"])
+    if probe.returncode != 0:
+        report("SKIP", tag + "golden/calls/dump-folded-passthrough",
+               "this valgrind has no --dump-folded")
+    else:
+        folded = os.path.join(WORK, "calls.folded")
+        files = g.profile("calls", ["--folded-out-file=" + folded])
+        rc, out, err = fold(binary, [folded])
+        with open(folded) as f:
+            written = parse_folded(f.read())
+        total = sum(c for _, c in written)
+        check(tag + "golden/calls/dump-folded-passthrough",
+              rc == 0 and well_formed(out) is None and "estimated" not in err
+              and parse_folded(out) == written and total == totals_of(files, "Ir"), err)
+
+    # 11. Self cost per function agrees with callgrind_annotate.
+    annotate = os.environ.get("CALLGRIND_ANNOTATE", "callgrind_annotate")
+    if not shutil.which(annotate):
+        report("SKIP", tag + "golden/calls/self-cost-matches-callgrind_annotate",
+               "no callgrind_annotate")
+    else:
+        f = g.profile("calls", [])[0]
+        p = run([annotate, "--threshold=100", "--inclusive=no", f])
+        theirs = {}
+        for line in p.stdout.decode("utf-8", "replace").splitlines():
+            m = re.match(r"\s*([\d,]+)\s+\([\d. ]+%\)\s+[^:]*:(.*?)(?: \[[^]]*\])?$", line)
+            if m and "PROGRAM TOTALS" not in line:
+                fn = m.group(2).split("'")[0]
+                theirs[fn] = theirs.get(fn, 0) + int(m.group(1).replace(",", ""))
+        ours = {}
+        for s, c in default_out or []:
+            ours[s[-1]] = ours.get(s[-1], 0) + c
+        mine = {k: v for k, v in ours.items() if k in CALLS_FUNCS}
+        them = {k: v for k, v in theirs.items() if k in CALLS_FUNCS}
+        if not them:
+            report("SKIP", tag + "golden/calls/self-cost-matches-callgrind_annotate",
+                   "could not read callgrind_annotate output")
+        else:
+            check(tag + "golden/calls/self-cost-matches-callgrind_annotate", mine == them,
+                  "ours %s theirs %s" % (mine, them))
+
+
+def test_fuzz(seconds):
+    clang = os.environ.get("CLANG", "clang")
+    if not shutil.which(clang):
+        report("SKIP", "fuzz/libfuzzer-%ss" % seconds, "no clang")
+        return
+    make = os.environ.get("MAKE", "make")
+    p = run([make, "-C", ROOT, "fuzz-check", "FUZZ_SECONDS=%s" % seconds])
+    ok = p.returncode == 0
+    check("fuzz/libfuzzer-%ss" % seconds, ok, p.stderr.decode()[-600:])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--unit")
+    ap.add_argument("--san-bin")
+    ap.add_argument("--san-unit")
+    ap.add_argument("--fuzz", action="store_true")
+    ap.add_argument("--no-golden", action="store_true")
+    a = ap.parse_args()
+    os.makedirs(WORK, exist_ok=True)
+
+    for unit, tag in ((a.unit, ""), (a.san_unit, "asan+ubsan/")):
+        if unit:
+            p = run([os.path.abspath(unit)])
+            for line in p.stdout.decode().splitlines():
+                status, _, rest = line.partition(": ")
+                report(status, tag + rest.split(": ")[0],
+                       rest.partition(": ")[2] if status == "FAIL" else "")
+            if p.returncode not in (0, 1):
+                report("FAIL", tag + "unit/crash", p.stderr.decode()[-400:])
+
+    binaries = [(os.path.abspath(a.bin), "")]
+    if a.san_bin:
+        binaries.append((os.path.abspath(a.san_bin), "asan+ubsan/"))
+    for binary, tag in binaries:
+        test_cases(binary, tag)
+        test_malformed(binary, tag)
+
+    if not a.no_golden:
+        valgrind = shutil.which(os.environ.get("VALGRIND", "valgrind") or "valgrind")
+        if not valgrind:
+            report("SKIP", "golden", "valgrind not found")
+        else:
+            include = os.environ.get("VALGRIND_INCLUDE", "")
+            if include.endswith("callgrind.h"):
+                # -I must name the directory that holds valgrind/callgrind.h
+                d = os.path.dirname(include)
+                include = os.path.dirname(d) if os.path.basename(d) == "valgrind" else None
+                if include is None:
+                    # source tree layout: make a valgrind/ directory for it
+                    inc = os.path.join(WORK, "include")
+                    os.makedirs(os.path.join(inc, "valgrind"), exist_ok=True)
+                    for h in ("callgrind.h", "valgrind.h"):
+                        src = os.path.join(d, h)
+                        if not os.path.exists(src):
+                            src = os.path.join(os.path.dirname(d), "include", h)
+                        if os.path.exists(src):
+                            shutil.copy(src, os.path.join(inc, "valgrind", h))
+                    include = inc
+            g = Golden(None, valgrind, include, os.environ.get("CC", "cc") or "cc")
+            for binary, tag in binaries:
+                g.binary = binary
+                try:
+                    test_golden(g, binary, tag, {})
+                except RuntimeError as e:
+                    report("FAIL", tag + "golden/setup", str(e))
+
+    if a.fuzz:
+        test_fuzz(os.environ.get("CHECK_FUZZ_SECONDS", "20"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

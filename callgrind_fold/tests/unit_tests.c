@@ -1,0 +1,291 @@
+/* Unit tests: apportionment arithmetic, frame names, events, the stack
+ * table and the readers on small in-memory inputs. Prints one
+ * PASS:/FAIL: line per test; exits 1 if any failed. */
+#include "apportion.h"
+#include "events.h"
+#include "fold.h"
+#include "frames.h"
+#include "input.h"
+#include "stacks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+static void report(const char *name, int ok, const char *detail)
+{
+    printf("%s: unit/%s%s%s\n", ok ? "PASS" : "FAIL", name, ok ? "" : ": ",
+           ok ? "" : detail);
+    failures += !ok;
+}
+
+/* Deterministic generator so failures can be replayed. */
+static uint64_t rng_state = 0x12345678abcdefULL;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* Shares of `total` for `weights`: sum exactly to total (or 0 if all
+ * weights are 0), each within 1 of the exact quotient, zero weight -> 0. */
+static int check_split(uint64_t total, const uint64_t *w, size_t n, char *why)
+{
+    u128 sum = 0, before = 0, got = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += w[i];
+    for (size_t i = 0; i < n; i++) {
+        uint64_t share = apportion_share(total, before, w[i], sum);
+        before += w[i];
+        got += share;
+        if (w[i] == 0 && share != 0) {
+            sprintf(why, "zero weight got %llu", (unsigned long long)share);
+            return 0;
+        }
+        /* |share - total*w/sum| < 1  <=>  |share*sum - total*w| < sum,
+         * checked in 128 bits when sum < 2^64 (always true here). */
+        if (sum > 0 && sum < ((u128)1 << 64)) {
+            u128 a = (u128)share * sum, b = (u128)total * w[i];
+            u128 diff = a > b ? a - b : b - a;
+            if (diff >= sum) {
+                sprintf(why, "share %llu too far from its fraction",
+                        (unsigned long long)share);
+                return 0;
+            }
+        }
+    }
+    u128 want = sum ? total : 0;
+    if (got != want) {
+        sprintf(why, "shares sum to %llu, want %llu", (unsigned long long)got,
+                (unsigned long long)want);
+        return 0;
+    }
+    return 1;
+}
+
+static void test_apportion(void)
+{
+    char why[200] = "";
+    uint64_t w3[] = {1, 1, 1};
+    report("apportion-thirds", check_split(100, w3, 3, why), why);
+    uint64_t w0[] = {0, 5, 0, 5};
+    report("apportion-zero-weights", check_split(7, w0, 4, why), why);
+    uint64_t wall0[] = {0, 0};
+    report("apportion-all-zero", check_split(9, wall0, 2, why), why);
+    uint64_t big[] = {UINT64_MAX, UINT64_MAX, 3};
+    report("apportion-huge-weights", check_split(UINT64_MAX, big, 3, why), why);
+    uint64_t one[] = {42};
+    report("apportion-single", check_split(UINT64_MAX, one, 1, why), why);
+
+    int ok = 1;
+    for (int round = 0; round < 20000 && ok; round++) {
+        uint64_t w[17];
+        size_t n = 1 + rng() % 17;
+        int shift = (int)(rng() % 64);
+        for (size_t i = 0; i < n; i++)
+            w[i] = rng() % 4 == 0 ? 0 : rng() >> shift;
+        uint64_t total = rng() >> (rng() % 64);
+        ok = check_split(total, w, n, why);
+    }
+    report("apportion-random-sums-exact", ok, why);
+
+    /* Sums of weights beyond 64 bits take the shifted path: the shares
+     * must still add up exactly. */
+    u128 sum = ((u128)1 << 100) + 12345, before = 0, got = 0;
+    u128 parts[4] = {((u128)1 << 99), ((u128)1 << 98), ((u128)1 << 98), 12345};
+    for (int i = 0; i < 4; i++) {
+        got += apportion_share(1000003, before, parts[i], sum);
+        before += parts[i];
+    }
+    report("apportion-128bit-sum", got == 1000003, "shares do not sum to total");
+}
+
+static void check_base(const char *name, const char *want)
+{
+    size_t n = frame_base_length(name, strlen(name));
+    char label[120];
+    snprintf(label, sizeof label, "clone-base[%s]", name);
+    char detail[200];
+    snprintf(detail, sizeof detail, "got \"%.*s\", want \"%s\"", (int)n, name, want);
+    report(label, n == strlen(want) && memcmp(name, want, n) == 0, detail);
+}
+
+static void check_frame(const char *name, const char *obj, int keep, int with_obj,
+                        const char *want)
+{
+    struct buf b = {0};
+    struct frame_style st = {.keep_clones = keep, .with_object = with_obj};
+    frame_append(&b, name, strlen(name), obj, strlen(obj), &st);
+    const char *got = buf_cstr(&b);
+    char label[160], detail[300];
+    snprintf(label, sizeof label, "frame[%s|%s|%d%d]", name, obj, keep, with_obj);
+    snprintf(detail, sizeof detail, "got \"%s\", want \"%s\"", got, want);
+    report(label, strcmp(got, want) == 0, detail);
+    buf_free(&b);
+}
+
+static void test_frames(void)
+{
+    check_base("fib'2", "fib");
+    check_base("leaf'helper'shared'main", "leaf");
+    check_base("fib'3'main'(below main)", "fib");
+    check_base("plain", "plain");
+    check_base("foo<'a'>::bar", "foo<'a'>::bar");
+    check_base("foo<'a'>::bar'2", "foo<'a'>::bar");
+    check_base("(below main)'_start", "(below main)");
+    check_base("'odd", "'odd");
+    check_base("trailing'", "trailing'");
+    check_frame("a;b", "", 0, 0, "a:b");
+    check_frame("with space'caller", "", 0, 0, "with space");
+    check_frame("f'2", "", 1, 0, "f'2");
+    check_frame("memcpy", "/usr/lib/x86_64-linux-gnu/libc.so.6", 0, 1, "memcpy [libc.so.6]");
+    check_frame("main", "/tmp/prog", 0, 0, "main");
+    check_frame("main", "", 0, 1, "main");
+    check_frame("f", "odd;obj", 0, 1, "f [odd:obj]");
+}
+
+static void test_events(void)
+{
+    struct event_defs ev;
+    char err[256];
+    uint64_t w[4];
+    events_init(&ev);
+    const char *cols = "Ir Dr Dw";
+    int ok = events_set_columns(&ev, cols, strlen(cols), err, sizeof err) == 0 &&
+             ev.ncolumns == 3;
+    const char *def = "Sum = Ir + 2 * Dr + Dw : Weighted sum";
+    ok = ok && events_add_definition(&ev, def, strlen(def), err, sizeof err) == 0;
+    ok = ok && events_resolve(&ev, "Dr", w, err, sizeof err) == 0 && w[0] == 0 &&
+         w[1] == 1 && w[2] == 0;
+    report("events-column", ok, err);
+    ok = events_resolve(&ev, "Sum", w, err, sizeof err) == 0 && w[0] == 1 && w[1] == 2 &&
+         w[2] == 1;
+    report("events-inherited", ok, err);
+    ok = events_resolve(&ev, "Nope", w, err, sizeof err) != 0 && strstr(err, "Nope");
+    report("events-unknown", ok, "unknown event accepted");
+    const char *loop = "A = B";
+    const char *loop2 = "B = A";
+    events_add_definition(&ev, loop, strlen(loop), err, sizeof err);
+    events_add_definition(&ev, loop2, strlen(loop2), err, sizeof err);
+    ok = events_resolve(&ev, "A", w, err, sizeof err) != 0;
+    report("events-definition-cycle", ok, "cycle not rejected");
+    events_free(&ev);
+}
+
+static void test_stacks_sorted(void)
+{
+    struct stacks s;
+    stacks_init(&s);
+    const char *in[] = {"a;b", "a", "a b", "a;b", "a\tb", "a::x", "b", "a;b;c", "zz", "a!"};
+    for (size_t i = 0; i < sizeof in / sizeof *in; i++)
+        stacks_add_text(&s, in[i], strlen(in[i]), i + 1);
+    stacks_add_text(&s, "zero", 4, 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    stacks_write(&s, f);
+    fclose(f);
+    /* Byte order of whole lines, as LC_ALL=C sort; "a;b" merged (1+4);
+     * the zero count omitted. */
+    const char *want = "a\tb 5\na 2\na b 3\na! 10\na::x 6\na;b 5\na;b;c 8\nb 7\nzz 9\n";
+    report("stacks-sorted-merged", strcmp(text, want) == 0, text);
+    free(text);
+    stacks_free(&s);
+}
+
+/* Fold an in-memory input with default options; returns exit-like code. */
+static int fold_text(const char *text, const char *event, char **out, struct diag *d)
+{
+    struct fold_options opt = {.event = event, .resolution = DEFAULT_RESOLUTION};
+    struct fold_ctx ctx;
+    fold_init(&ctx, &opt);
+    int rc = fold_memory("mem", text, strlen(text), &ctx, d);
+    size_t len;
+    FILE *f = open_memstream(out, &len);
+    if (rc == 0)
+        stacks_write(&ctx.out, f);
+    fclose(f);
+    fold_free(&ctx);
+    return rc;
+}
+
+static void check_fold(const char *name, const char *text, const char *event,
+                       const char *want)
+{
+    char *out = NULL;
+    struct diag d;
+    int rc = fold_text(text, event, &out, &d);
+    char detail[1200];
+    if (rc)
+        snprintf(detail, sizeof detail, "error at line %llu: %s",
+                 (unsigned long long)d.line, d.msg);
+    else
+        snprintf(detail, sizeof detail, "got:\n%s", out);
+    report(name, rc == 0 && strcmp(out, want) == 0, detail);
+    free(out);
+}
+
+static void check_reject(const char *name, const char *text, uint64_t line)
+{
+    char *out = NULL;
+    struct diag d;
+    int rc = fold_text(text, NULL, &out, &d);
+    char detail[800];
+    snprintf(detail, sizeof detail, "rc %d line %llu msg %s", rc,
+             (unsigned long long)d.line, rc ? d.msg : "");
+    report(name, rc != 0 && d.line == line, detail);
+    free(out);
+}
+
+static void test_readers(void)
+{
+    /* Call cost lines are inclusive: they must not count as self cost. */
+    check_fold("reader-call-cost-not-self",
+               "events: Ir\nfn=main\n1 10\ncfn=f\ncalls=1 5\n1 90\nfn=f\n5 90\n", NULL,
+               "main 10\nmain;f 90\n");
+    /* fi=/fe= change the file, not the function; cfi defaults to it. */
+    check_fold("reader-fi-keeps-function",
+               "events: Ir\nfl=a.c\nfn=main\n1 1\nfi=h.h\n2 2\nfe=a.c\n3 3\n", NULL,
+               "main 6\n");
+    /* Compressed names, relative positions, hex, several events. */
+    check_fold("reader-compressed",
+               "positions: instr line\nevents: Ir Dr\nfl=(1) a.c\nfn=(1) main\n"
+               "0x10 3 4 1\n+2 * 6 2\n-1 +1 0x10\ncfn=(2) g\ncalls=2 0x40 9\n* * 7 7\n"
+               "fn=(2)\n0x40 9 7 5\n",
+               "Dr", "main 3\nmain;g 5\n");
+    check_fold("reader-inherited-event",
+               "event: S = Ir + 10 * Dr\nevents: Ir Dr\nfn=x\n1 1 2\n", "S", "x 21\n");
+    /* --compress-mangled contexts are composed of ids. */
+    check_fold("reader-compressed-mangled",
+               "events: Ir\nfn=(1) main\nfn=(2) f\nfn=(3) (2)'(1)\n1 4\nfn=(1)\n1 1\n"
+               "cfn=(3)\ncalls=1 1\n1 4\n",
+               NULL, "main 1\nmain;f 4\n");
+    /* Two parts; totals: checked per part; parts summed. */
+    check_fold("reader-two-parts",
+               "events: Ir\nfn=a\n1 5\ntotals: 5\npart: 2\nevents: Ir\nfn=a\n1 2\ntotals: 2\n",
+               NULL, "a 7\n");
+    /* Folded input merged and sorted. */
+    check_fold("reader-folded", "b;c 2\na 1\nb;c 3\nx y;z 0\n", NULL, "a 1\nb;c 5\n");
+    check_reject("reject-totals-mismatch", "events: Ir\nfn=a\n1 5\ntotals: 6\n", 4);
+    check_reject("reject-calls-without-cost", "events: Ir\nfn=a\ncfn=b\ncalls=1 2\n", 4);
+    check_reject("reject-undefined-id", "events: Ir\nfn=(3)\n1 1\n", 2);
+    check_reject("reject-overflow", "events: Ir\nfn=a\n1 99999999999999999999\n", 3);
+    check_reject("reject-sum-overflow",
+                 "events: Ir\nfn=a\n1 18446744073709551615\n2 1\n", 4);
+    check_reject("reject-empty", "", 1);
+    check_reject("reject-garbage", "events: Ir\nfn=a\n\x01\x02 zz\n", 3);
+}
+
+int main(void)
+{
+    test_apportion();
+    test_frames();
+    test_events();
+    test_stacks_sorted();
+    test_readers();
+    return failures ? 1 : 0;
+}
