@@ -52,8 +52,8 @@ struct _folded_node {
    folded_node* root;       /* root of the thread's tree */
    folded_node* hash_next;  /* chain in the (parent, fn) hash */
    folded_node* last_child; /* child entered last: checked first */
+   folded_node* first_child, *next_sibling;  /* built when writing */
    ULong        count;      /* cost of the folded event on this path */
-   UInt         depth;
 };
 
 /* folded event: offset in the full cost array */
@@ -70,6 +70,60 @@ static UInt table_size = 0;
 
 static folded_node** roots = 0; /* per thread id */
 
+/* Functions are frames by name: distinct functions with the same name (a
+ * static function in two objects) are the same frame, as in a folded
+ * file.  canon[fn->number] is the first function seen with fn's name. */
+static fn_node** canon = 0;
+static UInt canon_size = 0;
+static fn_node** by_name = 0;   /* open hash of the canonical functions */
+static UInt by_name_size = 0, by_name_used = 0;
+
+static UInt name_hash(const HChar* s)
+{
+   UInt h = 2166136261u;
+   while (*s) h = (h ^ (UChar)*s++) * 16777619u;
+   return h;
+}
+
+static fn_node* canonical_by_name(fn_node* fn)
+{
+   UInt i;
+
+   if (2 * (by_name_used + 1) > by_name_size) {
+      fn_node** old = by_name;
+      UInt old_size = by_name_size, j;
+      by_name_size = by_name_size ? 2 * by_name_size : 1024;
+      by_name = VG_(calloc)("cl.folded.names", by_name_size, sizeof(fn_node*));
+      for (j = 0; j < old_size; j++) {
+         if (!old[j]) continue;
+         for (i = name_hash(old[j]->name) & (by_name_size - 1); by_name[i];
+              i = (i + 1) & (by_name_size - 1)) ;
+         by_name[i] = old[j];
+      }
+      if (old) VG_(free)(old);
+   }
+   for (i = name_hash(fn->name) & (by_name_size - 1); by_name[i];
+        i = (i + 1) & (by_name_size - 1))
+      if (VG_(strcmp)(by_name[i]->name, fn->name) == 0)
+         return by_name[i];
+   by_name[i] = fn;
+   by_name_used++;
+   return fn;
+}
+
+static fn_node* canonical(fn_node* fn)
+{
+   if (fn->number >= canon_size) {
+      UInt old = canon_size;
+      while (fn->number >= canon_size) canon_size = canon_size ? 2 * canon_size : 1024;
+      canon = VG_(realloc)("cl.folded.canon", canon, canon_size * sizeof(fn_node*));
+      VG_(memset)(canon + old, 0, (canon_size - old) * sizeof(fn_node*));
+   }
+   if (!canon[fn->number])
+      canon[fn->number] = canonical_by_name(fn);
+   return canon[fn->number];
+}
+
 static UInt hash(folded_node* parent, fn_node* fn)
 {
    UWord h = ((UWord)parent >> 4) * 31 + ((UWord)fn >> 4);
@@ -84,7 +138,6 @@ static folded_node* new_node(folded_node* parent, fn_node* fn)
    n->root = parent ? parent->root : n;
    n->last_child = 0;
    n->count = 0;
-   n->depth = parent ? parent->depth + 1 : 0;
    if (nodes_used == nodes_size) {
       nodes_size = nodes_size ? 2 * nodes_size : 4096;
       nodes = VG_(realloc)("cl.folded.nodes", nodes,
@@ -114,9 +167,11 @@ static void grow_table(void)
    if (old) VG_(free)(old);
 }
 
+/* The root of the current thread's paths; all threads share one unless
+ * their dumps are separate, so that equal paths make one line. */
 static folded_node* thread_root(void)
 {
-   ThreadId tid = CLG_(current_tid);
+   ThreadId tid = CLG_(clo).separate_threads ? CLG_(current_tid) : 1;
    if (!roots)
       roots = VG_(calloc)("cl.folded.roots", VG_N_THREADS, sizeof(folded_node*));
    if (!roots[tid])
@@ -157,6 +212,7 @@ void CLG_(folded_enter)(fn_node* fn)
    UInt h;
 
    CLG_(folded_flush)();
+   fn = canonical(fn);
    parent = current_node();
    n = parent->last_child;
    if (!n || n->fn != fn) {
@@ -193,9 +249,10 @@ void CLG_(folded_cost_zeroed)(void)
    CLG_(current_state).fmark = 0;
 }
 
-/* Forget the costs of the current thread (or of all threads), as a dump
- * or CALLGRIND_ZERO_STATS does for callgrind.out. */
-void CLG_(folded_zero)(Bool all_threads)
+/* Forget the costs of the current thread's tree (all threads' unless
+ * --separate-threads=yes), as dumps and CALLGRIND_ZERO_STATS do for
+ * callgrind.out. */
+void CLG_(folded_zero)(void)
 {
    UInt i;
    folded_node* root;
@@ -204,7 +261,7 @@ void CLG_(folded_zero)(Bool all_threads)
    CLG_(folded_flush)();
    root = thread_root();
    for (i = 0; i < nodes_used; i++)
-      if (all_threads || nodes[i]->root == root)
+      if (nodes[i]->root == root)
          nodes[i]->count = 0;
 }
 
@@ -212,12 +269,26 @@ void CLG_(folded_zero)(Bool all_threads)
 /*--- Writing                                              ---*/
 /*------------------------------------------------------------*/
 
-/* Path strings of the nodes being written, for sorting. */
-typedef struct {
-   HChar* text;
-   ULong  count;
-} folded_line;
+/* Lines are written sorted in byte order without building them all: the
+ * lines below a node share its path as prefix, so it is enough to sort,
+ * at each node, its children's own lines (key "name count") and subtrees
+ * (key "name;"), and to walk the tree with an explicit stack (recursions
+ * make deep trees).  Memory grows with the number of paths, not with the
+ * size of the output, which deep recursions make large. */
 
+typedef struct {
+   folded_node* node;
+   HChar*       key;
+   Bool         subtree;
+} folded_item;
+
+typedef struct {
+   folded_item* items;
+   UInt         n, next;
+   SizeT        prefix_len;   /* path length before this node's children */
+} folded_level;
+
+/* the path of the lines being written */
 static HChar* path_buf = 0;
 static SizeT path_size = 0;
 
@@ -228,50 +299,60 @@ static void path_reserve(SizeT n)
    path_buf = VG_(realloc)("cl.folded.path", path_buf, path_size);
 }
 
-/* Write the path of <n> (root first, frames separated by ';') to
- * path_buf.  A ';' or newline in a name would split a frame or a line:
- * they become ':' and ' '.  Costs left at a root (no frame known) are
- * written as "(unknown)" rather than dropped. */
-static void path_of(folded_node* n)
+/* the name as a frame: ';' would split it, a newline the line */
+static HChar* frame_key(const HChar* name, const HChar* suffix)
 {
-   SizeT len = 0, pos;
-   folded_node* p;
-
-   if (!n->fn) {
-      path_reserve(sizeof "(unknown)");
-      VG_(strcpy)(path_buf, "(unknown)");
-      return;
-   }
-   for (p = n; p->fn; p = p->parent)
-      len += VG_(strlen)(p->fn->name) + (p != n);  /* + separator */
-   path_reserve(len + 1);
-   pos = len;
-   path_buf[pos] = 0;
-   for (p = n; p->fn; p = p->parent) {
-      SizeT l = VG_(strlen)(p->fn->name), i;
-      pos -= l;
-      for (i = 0; i < l; i++) {
-         HChar c = p->fn->name[i];
-         path_buf[pos + i] = (c == ';') ? ':' : (c == '\n') ? ' ' : c;
-      }
-      if (pos > 0) path_buf[--pos] = ';';
-      else break;
-   }
+   SizeT l = VG_(strlen)(name), i;
+   HChar* k = VG_(malloc)("cl.folded.key", l + VG_(strlen)(suffix) + 1);
+   for (i = 0; i < l; i++)
+      k[i] = (name[i] == ';') ? ':' : (name[i] == '\n') ? ' ' : name[i];
+   VG_(strcpy)(k + l, suffix);
+   return k;
 }
 
-static Int cmp_lines(const void* a, const void* b)
+static HChar* own_key(folded_node* n)
 {
-   return VG_(strcmp)(((const folded_line*)a)->text,
-                      ((const folded_line*)b)->text);
+   HChar count[32];
+   VG_(sprintf)(count, " %llu", n->count);
+   /* costs left at a root (no frame known) are not dropped */
+   return frame_key(n->fn ? n->fn->name : "(unknown)", count);
 }
 
-/* Write the paths with a count of the current thread (or of all threads,
- * summed) to <filename>, sorted.  Returns the sum written. */
-ULong CLG_(folded_write)(const HChar* filename, Bool all_threads)
+static Int cmp_items(const void* a, const void* b)
 {
-   UInt i, n = 0, out = 0;
-   folded_line* lines;
-   folded_node* root;
+   return VG_(strcmp)(((const folded_item*)a)->key, ((const folded_item*)b)->key);
+}
+
+/* The sorted items of <n>'s children (and of n itself if it is a root). */
+static folded_item* items_of(folded_node* n, UInt* count)
+{
+   UInt k = 0, size = (n->fn == 0 && n->count) ? 1 : 0;
+   folded_node* c;
+   folded_item* items;
+
+   for (c = n->first_child; c; c = c->next_sibling)
+      size += (c->count != 0) + (c->first_child != 0);
+   items = VG_(malloc)("cl.folded.items", (size ? size : 1) * sizeof(folded_item));
+   if (n->fn == 0 && n->count)
+      items[k++] = (folded_item){ n, own_key(n), False };
+   for (c = n->first_child; c; c = c->next_sibling) {
+      if (c->count)
+         items[k++] = (folded_item){ c, own_key(c), False };
+      if (c->first_child)
+         items[k++] = (folded_item){ c, frame_key(c->fn->name, ";"), True };
+   }
+   VG_(ssort)(items, k, sizeof(folded_item), cmp_items);
+   *count = k;
+   return items;
+}
+
+/* Write the paths with a count of the current thread's tree (all threads'
+ * unless --separate-threads=yes) to <filename>.  Returns their sum. */
+ULong CLG_(folded_write)(const HChar* filename)
+{
+   Int i, depth = 0, levels_size = 64;
+   folded_node* root = thread_root();
+   folded_level* levels;
    ULong sum = 0;
    VgFile* fp;
 
@@ -283,33 +364,61 @@ ULong CLG_(folded_write)(const HChar* filename, Bool all_threads)
       return 0;
    }
 
-   root = thread_root();
-   for (i = 0; i < nodes_used; i++)
-      if (nodes[i]->count && (all_threads || nodes[i]->root == root)) n++;
-   lines = VG_(malloc)("cl.folded.lines", (n ? n : 1) * sizeof(folded_line));
-   for (i = 0; i < nodes_used; i++) {
-      folded_node* nd = nodes[i];
-      if (!nd->count || !(all_threads || nd->root == root))
-         continue;
-      path_of(nd);
-      lines[out].text = VG_(strdup)("cl.folded.text", path_buf);
-      lines[out].count = nd->count;
-      out++;
-   }
-   VG_(ssort)(lines, out, sizeof(folded_line), cmp_lines);
-
-   /* the same path in several threads makes one line */
-   for (i = 0; i < out; i++) {
-      ULong count = lines[i].count;
-      while (i + 1 < out && VG_(strcmp)(lines[i].text, lines[i+1].text) == 0) {
-         VG_(free)(lines[i].text);
-         count += lines[++i].count;
+   /* Link the nodes with a cost, and their ancestors, as children lists.
+    * A node is created after its parent: walking backwards sees it
+    * before the parent. */
+   for (i = 0; i < (Int)nodes_used; i++)
+      nodes[i]->first_child = nodes[i]->next_sibling = 0;
+   for (i = (Int)nodes_used - 1; i >= 0; i--) {
+      folded_node* n = nodes[i];
+      if (n->root != root || !n->parent) continue;
+      if (n->count || n->first_child) {
+         n->next_sibling = n->parent->first_child;
+         n->parent->first_child = n;
       }
-      VG_(fprintf)(fp, "%s %llu\n", lines[i].text, count);
-      VG_(free)(lines[i].text);
-      sum += count;
    }
-   VG_(free)(lines);
+
+   levels = VG_(malloc)("cl.folded.levels", levels_size * sizeof(folded_level));
+   path_reserve(1);
+   path_buf[0] = 0;
+   levels[0].items = items_of(root, &levels[0].n);
+   levels[0].next = 0;
+   levels[0].prefix_len = 0;
+   while (depth >= 0) {
+      folded_level* l = &levels[depth];
+      folded_item* it;
+
+      if (l->next == l->n) {
+         for (i = 0; i < (Int)l->n; i++) VG_(free)(l->items[i].key);
+         VG_(free)(l->items);
+         depth--;
+         if (depth >= 0) path_buf[levels[depth].prefix_len] = 0;
+         continue;
+      }
+      it = &l->items[l->next++];
+      path_buf[l->prefix_len] = 0;
+      if (!it->subtree) {
+         VG_(fprintf)(fp, "%s%s\n", path_buf, it->key);
+         sum += it->node->count;
+         continue;
+      }
+      /* descend: the path grows by "name;" */
+      {
+         SizeT len = l->prefix_len + VG_(strlen)(it->key);
+         path_reserve(len + 1);
+         VG_(strcpy)(path_buf + l->prefix_len, it->key);
+         if (depth + 1 == levels_size) {
+            levels_size *= 2;
+            levels = VG_(realloc)("cl.folded.levels", levels,
+                                  levels_size * sizeof(folded_level));
+         }
+         depth++;
+         levels[depth].items = items_of(it->node, &levels[depth].n);
+         levels[depth].next = 0;
+         levels[depth].prefix_len = len;
+      }
+   }
+   VG_(free)(levels);
    VG_(fclose)(fp);
    return sum;
 }

@@ -3,7 +3,7 @@
    deep, in various ways.  In every mode, the measured work() must show
    under its real caller only.
 
-   midstack wrappers | cycles N | thread | longjmp | signal | thunk */
+   midstack wrappers | cycles N | thread | longjmp | signal | thunk | deep N */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <setjmp.h>
@@ -110,6 +110,22 @@ __attribute__((noinline)) void run_thunk(void)
    work();
 }
 
+/* START at the bottom of a deep recursion: tens of thousands of frames */
+__attribute__((noinline)) int deep(int n)
+{
+   if (n == 0) {
+      CALLGRIND_START_INSTRUMENTATION;
+      return 1;
+   }
+   return deep(n - 1) + 1;
+}
+
+__attribute__((noinline)) void run_deep(int n)
+{
+   sink += deep(n);
+   work();
+}
+
 int main(int argc, char** argv)
 {
    const char* mode = argc > 1 ? argv[1] : "wrappers";
@@ -120,6 +136,7 @@ int main(int argc, char** argv)
    else if (strcmp(mode, "longjmp") == 0) run_longjmp();
    else if (strcmp(mode, "signal") == 0) run_signal();
    else if (strcmp(mode, "thunk") == 0) run_thunk();
+   else if (strcmp(mode, "deep") == 0) run_deep(argc > 2 ? atoi(argv[2]) : 50000);
    else return 1;
    return 0;
 }
