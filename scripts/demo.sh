@@ -34,4 +34,13 @@ echo "$demos" | while IFS=: read -r name cmd; do
         echo "demo: $out/$name.estimated.folded (estimated by callgrind_fold from callgrind.out)"
     fi
 done
+# Last: a flame graph of each exact folded file (callgrind_fold -f svg).
+if [ -x "$fold" ]; then
+    echo "$demos" | while IFS=: read -r name cmd; do
+        "$fold" -f svg --title="$name: $cmd" \
+            --subtitle="exact stacks from callgrind --dump-folded=yes" \
+            --countname=instructions "$out/$name.folded" > "$out/$name.svg"
+        echo "demo: $out/$name.svg (flame graph; open it in a browser)"
+    done
+fi
 echo "demo: outputs are in $out"

@@ -24,6 +24,8 @@ dot graphviz
 python3 python3
 "
 check_deps="
+/usr/bin/chromium chromium
+npm npm
 clang clang
 gdb gdb
 "

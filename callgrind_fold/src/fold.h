@@ -9,6 +9,9 @@
 #include "stacks.h"
 #include "strtab.h"
 
+struct callarcs;
+struct inline_ctx;
+
 #define ALL_PARTS 0
 #define DEFAULT_RESOLUTION 100000
 
@@ -29,6 +32,9 @@ struct fold_ctx {
     char estimate_reason[200]; /* the first thing that had to be guessed */
     bool part_matched;        /* some part passed the --part filter */
     uint64_t parts_read;
+    bool saw_folded;          /* some input was folded stacks */
+    struct callarcs *arcs;    /* when set: callgrind call arcs are kept here */
+    struct inline_ctx *inl;   /* --inline (inline.h): owned by main, else NULL */
 };
 
 /* Where and why an input is rejected. */

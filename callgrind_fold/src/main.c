@@ -1,8 +1,11 @@
 /* callgrind_fold: folded stacks (for flame graphs) from callgrind profiles.
  * This file is only the command line; see README.md for the method. */
 #include "fold.h"
+#include "inline.h"
 #include "input.h"
 #include "util.h"
+#include "callarcs.h"    /* pictures (issue 7) */
+#include "render_cli.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -39,6 +42,14 @@ static const char usage_text[] =
     "  --keep-clones      keep callgrind's clone names: \"fn'2\" (recursion\n"
     "                     level) and \"fn'caller'...\" (--separate-callers\n"
     "                     context); by default frames show only \"fn\"\n"
+    "  --inline           split every function's frame by the functions\n"
+    "                     inlined into it (DWARF, via libdw), as frames\n"
+    "                     \"NAME [inlined]\" below it; needs a profile with\n"
+    "                     instruction addresses (callgrind --dump-instr=yes)\n"
+    "  --debug-dir=DIR    with --inline: look for separate debug files in DIR\n"
+    "                     (by build-id: DIR/.build-id/xx/yyyy.debug, and by\n"
+    "                     debuglink: DIR/<object's directory>/NAME) instead of\n"
+    "                     /usr/lib/debug; may be given several times\n"
     "  -h, --help         show this help and exit\n"
     "  -V, --version      show the version and exit\n"
     "\n"
@@ -118,6 +129,10 @@ int main(int argc, char **argv)
     const char **inputs = xmalloc((size_t)argc * sizeof *inputs);
     size_t ninputs = 0;
     bool options_done = false;
+    struct render_options ro;        /* pictures: -f, --title, --diff, ... */
+    render_options_init(&ro);
+    bool want_inline = false;        /* --inline */
+    static struct buf debug_dirs;    /* --debug-dir values, ':'-separated */
 
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -129,11 +144,20 @@ int main(int argc, char **argv)
         } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             free(inputs);
             fputs(usage_text, stdout);
+            fputs(render_usage_text, stdout);
             return fflush(stdout) == 0 ? 0 : EXIT_OUTPUT;
         } else if (strcmp(arg, "-V") == 0 || strcmp(arg, "--version") == 0) {
             free(inputs);
             puts("callgrind_fold " VERSION);
             return fflush(stdout) == 0 ? 0 : EXIT_OUTPUT;
+        } else if (strcmp(arg, "--inline") == 0) {
+            want_inline = true;
+        } else if ((v = option_value(arg, "--debug-dir", &i, argc, argv))) {
+            if (!*v || strchr(v, ':'))
+                usage_error("--debug-dir wants a directory name without ':', not '%s'", v);
+            if (debug_dirs.len)
+                buf_putc(&debug_dirs, ':');
+            buf_append(&debug_dirs, v, strlen(v));
         } else if (strcmp(arg, "--keep-clones") == 0) {
             opt.style.keep_clones = true;
         } else if ((v = option_value(arg, "--event", &i, argc, argv))) {
@@ -163,15 +187,25 @@ int main(int argc, char **argv)
             output = v;
         } else if (strncmp(arg, "-o", 2) == 0) {
             output = arg + 2;
+        } else if (render_option(&i, argc, argv, &ro)) {
+            /* a picture option (render_cli.c) */
         } else {
             usage_error("unknown option '%s'", arg);
         }
     }
     if (ninputs == 0)
         inputs[ninputs++] = "-";
+    render_check_options(&ro);
 
     struct fold_ctx ctx;
     fold_init(&ctx, &opt);
+    if (want_inline)
+        ctx.inl = inline_new(debug_dirs.len ? buf_cstr(&debug_dirs) : NULL);
+    struct callarcs arcs; /* the call graph for -f dot, objects for --colors=obj */
+    callarcs_init(&arcs);
+    if (ro.format == FORMAT_DOT || ro.format == FORMAT_PNG ||
+        ro.format == FORMAT_SVG_GRAPH || ro.colors == COLORS_OBJ)
+        ctx.arcs = &arcs;
     struct diag d, first_empty;
     int status = 0;
     size_t empty = 0;
@@ -196,6 +230,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "callgrind_fold: no part %" PRIu64 " in the input\n", opt.part);
         status = EXIT_INPUT;
     }
+    /* --diff BASE: the base profile, read with the same options. */
+    struct fold_ctx base;
+    fold_init(&base, &opt);
+    if (status == 0 && ro.diff_base) {
+        if (fold_path(ro.diff_base, &base, &d) != 0) {
+            print_diag(&d);
+            status = EXIT_INPUT;
+        } else if (base.estimated && !ctx.estimated) {
+            ctx.estimated = true;
+            memcpy(ctx.estimate_reason, base.estimate_reason, sizeof ctx.estimate_reason);
+        }
+    }
     if (status == 0) {
         /* Opened only now, so a failed run leaves an existing file alone. */
         FILE *out = output ? fopen(output, "w") : stdout;
@@ -203,12 +249,15 @@ int main(int argc, char **argv)
             fprintf(stderr, "callgrind_fold: %s: %s\n", output, strerror(errno));
             status = EXIT_OUTPUT;
         } else {
-            int rc = stacks_write(&ctx.out, out);
-            if (fflush(out) != 0 || ferror(out))
+            struct render_job job = {&ro, &ctx, ro.diff_base ? &base : NULL, inputs[0]};
+            int rc = render_write(&job, out);
+            if (rc == 0 && (fflush(out) != 0 || ferror(out)))
                 rc = -1;
-            if (output && fclose(out) != 0)
+            if (output && fclose(out) != 0 && rc == 0)
                 rc = -1;
-            if (rc) {
+            if (rc == -2) { /* render_write said what is wrong */
+                status = EXIT_OUTPUT;
+            } else if (rc) {
                 fprintf(stderr, "callgrind_fold: %s: write error: %s\n",
                         output ? output : "<stdout>", strerror(errno));
                 status = EXIT_OUTPUT;
@@ -220,6 +269,14 @@ int main(int argc, char **argv)
                     "(%.60s); profile with callgrind --dump-folded=yes for exact "
                     "stacks\n", ctx.estimate_reason);
     }
+    if (ctx.inl) {
+        if (status == 0)
+            inline_report(ctx.inl, &ctx.names, stderr);
+        inline_free(ctx.inl);
+    }
+    buf_free(&debug_dirs);
+    fold_free(&base);
+    callarcs_free(&arcs);
     fold_free(&ctx);
     free(inputs);
     return status;

@@ -5,9 +5,11 @@
  * checked for syntax but not stored, so memory depends on the number of
  * distinct names, not on the size of the file. */
 #include "parse.h"
+#include "callarcs.h"
 #include "estimate.h"
 #include "events.h"
 #include "hashmap.h"
+#include "inline.h"
 #include "profile.h"
 #include "util.h"
 
@@ -59,8 +61,16 @@ struct parser {
     uint32_t call_object, call_file, call_name; /* "cob=" "cfi=" "cfn=" */
     bool call_pending;              /* "calls=" read, its cost line is next */
     uint32_t callee;
+    uint64_t call_count;            /* the count of the pending "calls=" */
     uint64_t call_line;
     struct profile prof;
+
+    /* --inline: the "instr" subposition, tracked as callgrind writes it:
+     * relative to the last self-cost line of the function (call lines and
+     * the line after "jump="/"jcnd=" do not move it). */
+    size_t instr_pos;               /* index in "positions:", or SIZE_MAX */
+    uint64_t last_instr;
+    bool jump_pending;
 };
 
 static _Noreturn void __attribute__((format(printf, 2, 3)))
@@ -165,6 +175,17 @@ static void check_subposition(struct parser *P, const char *p, const char *end)
     if (*p == '+' || *p == '-')
         p++;
     number_or_fail(P, p, end, "subposition");
+}
+
+/* Value of the "instr" subposition token [p, end). */
+static uint64_t instr_value(struct parser *P, const char *p, const char *end)
+{
+    if (end - p == 1 && *p == '*')
+        return P->last_instr;
+    if (*p == '+' || *p == '-')
+        return *p == '+' ? P->last_instr + number_or_fail(P, p + 1, end, "subposition")
+                         : P->last_instr - number_or_fail(P, p + 1, end, "subposition");
+    return number_or_fail(P, p, end, "subposition");
 }
 
 /* Hot path of cost lines: a plain decimal token at p (p < end, not a
@@ -391,6 +412,11 @@ static void start_part(struct parser *P)
     events_init(&P->events);
     P->events_resolved = false;
     P->npositions = 1; /* "positions: line" is the default */
+    P->instr_pos = SIZE_MAX;
+    P->last_instr = 0;
+    P->jump_pending = false;
+    if (P->ctx->inl)
+        inline_part_begin(P->ctx->inl);
     P->part_ordinal++;
     P->part_number = P->part_ordinal;
     P->summary_in_header = false;
@@ -411,6 +437,14 @@ static void finish_part(struct parser *P)
                 "(truncated file?)");
     if (!P->in_body)
         return;
+    struct fold_ctx *ctx = P->ctx;
+    if (ctx->inl) {
+        /* The costs were recorded by address: into the graph now. */
+        char err[sizeof P->d->msg];
+        bool selected = ctx->opt.part == ALL_PARTS || ctx->opt.part == P->part_number;
+        if (inline_apply(ctx->inl, &P->prof, &ctx->names, selected, err, sizeof err))
+            fail(P, "%s", err);
+    }
     if (P->have_totals) {
         if (P->totals != P->prof.total_self) {
             P->d->line = P->totals_line;
@@ -421,12 +455,13 @@ static void finish_part(struct parser *P)
         /* callgrind always ends a part with "totals:" */
         fail(P, "part ends without its \"totals:\" line (truncated file?)");
     }
-    struct fold_ctx *ctx = P->ctx;
     ctx->parts_read++;
     if (ctx->opt.part != ALL_PARTS && ctx->opt.part != P->part_number)
         return;
     ctx->part_matched = true;
     profile_resolve_call_targets(&P->prof);
+    if (ctx->arcs) /* -f dot: the call graph itself, with call counts */
+        callarcs_add_profile(ctx->arcs, &P->prof, ctx);
     if (fold_profile(&P->prof, ctx, P->d)) {
         char msg[sizeof P->d->msg];
         memcpy(msg, P->d->msg, sizeof msg);
@@ -437,6 +472,10 @@ static void finish_part(struct parser *P)
 static void start_body(struct parser *P)
 {
     resolve_events(P);
+    if (P->ctx->inl && P->instr_pos == SIZE_MAX)
+        fail(P, "--inline needs instruction addresses, which this profile does not "
+             "have (no \"instr\" in \"positions:\"): profile with callgrind "
+             "--dump-instr=yes");
     P->in_body = true;
 }
 
@@ -466,12 +505,15 @@ static bool in_list(const char *const *list, const char *key, size_t n)
 static void set_positions(struct parser *P, const char *p, const char *end)
 {
     size_t n = 0;
+    P->instr_pos = SIZE_MAX;
     for (p = skip_blanks(p, end); p < end; p = skip_blanks(p, end)) {
         const char *t = token_end(p, end);
         size_t len = (size_t)(t - p);
         if (!key_is(p, len, "instr") && !key_is(p, len, "line") && !key_is(p, len, "bb"))
             fail(P, "unknown position type " TOKEN_FMT " in \"positions:\"",
                  TOKEN_ARGS(p, len));
+        if (key_is(p, len, "instr") && P->instr_pos == SIZE_MAX)
+            P->instr_pos = n;
         n++;
         p = t;
     }
@@ -529,40 +571,53 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
 
 static void cost_line(struct parser *P, const char *p, const char *end)
 {
+    uint64_t addr = 0;
     for (size_t i = 0; i < P->npositions; i++) {
         p = skip_blanks(p, end);
         if (p == end)
             fail(P, "cost line has fewer than the %zu subposition(s) of "
                  "\"positions:\"", P->npositions);
+        const char *start = p;
         p = next_subposition(P, p, end);
+        if (i == P->instr_pos && P->ctx->inl)
+            addr = instr_value(P, start, p);
     }
     uint64_t cost = parse_costs(P, p, end);
+    struct inline_ctx *inl = P->ctx->inl;
+    if (inl && !P->call_pending && !P->jump_pending)
+        P->last_instr = addr;
+    P->jump_pending = false;
     if (P->call_pending) {
         /* Inclusive cost of the calls: it is the callee's, not self cost. */
         P->call_pending = false;
-        if (!profile_add_call(&P->prof, P->function, P->callee, cost))
+        if (inl ? !inline_call(inl, P->function, P->callee, addr, cost, P->call_count)
+                : !profile_add_call(&P->prof, P->function, P->callee, cost))
             fail(P, "call cost sum overflows 64 bits");
+        profile_add_call_count(&P->prof, P->function, P->callee, P->call_count);
         P->call_object = P->call_file = NO_NAME;
         return;
     }
     if (P->function == NO_NODE)
         fail(P, "cost line before any \"fn=\" line");
-    if (!profile_add_self(&P->prof, P->function, cost))
+    if (inl ? !inline_self(inl, P->function, addr, cost)
+            : !profile_add_self(&P->prof, P->function, cost))
         fail(P, "cost sum overflows 64 bits");
 }
 
 /* "calls=COUNT TARGET" or "jump=COUNT TARGET" or "jcnd=EXE/JUMP TARGET":
- * a count (two for jcnd) and up to npositions subpositions. */
-static void check_arc(struct parser *P, const char *p, const char *end, bool two_counts)
+ * a count (two for jcnd) and up to npositions subpositions. Returns the
+ * first count. */
+static uint64_t check_arc(struct parser *P, const char *p, const char *end, bool two_counts)
 {
+    uint64_t first;
     p = skip_blanks(p, end);
     const char *t = token_end(p, end);
     const char *slash = two_counts ? memchr(p, '/', (size_t)(t - p)) : NULL;
     if (slash) {
-        number_or_fail(P, p, slash, "count");
+        first = number_or_fail(P, p, slash, "count");
         number_or_fail(P, slash + 1, t, "count");
     } else {
-        number_or_fail(P, p, t, "count");
+        first = number_or_fail(P, p, t, "count");
         if (two_counts) {
             p = skip_blanks(t, end);
             t = token_end(p, end);
@@ -577,6 +632,7 @@ static void check_arc(struct parser *P, const char *p, const char *end, bool two
         check_subposition(P, p, t);
         p = t;
     }
+    return first;
 }
 
 static void position_line(struct parser *P, const char *key, size_t keylen,
@@ -585,6 +641,7 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
     if (P->call_pending)
         fail_at(P, P->call_line,
                 "\"calls=\" line must be followed by its cost line");
+    P->jump_pending = false;
     switch (keylen) {
     case 2:
         if (key_is(key, 2, "fn")) {
@@ -592,6 +649,7 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
             P->function = profile_function(&P->prof, P->object, P->file, name);
             P->prof.nodes[P->function].defined = true;
             P->call_object = P->call_file = P->call_name = NO_NAME;
+            P->last_instr = 0; /* callgrind restarts positions per function */
         } else if (key_is(key, 2, "ob")) {
             P->object = parse_name(P, KIND_OBJECT, value, end);
         } else if (key_is(key, 2, "fl") || key_is(key, 2, "fi") || key_is(key, 2, "fe")) {
@@ -624,8 +682,10 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
     case 4:
         if (key_is(key, 4, "jump")) {
             check_arc(P, value, end, false);
+            P->jump_pending = true; /* its source position line follows */
         } else if (key_is(key, 4, "jcnd")) {
             check_arc(P, value, end, true);
+            P->jump_pending = true;
         } else if (key_is(key, 4, "frfn")) {
             /* --mangle-names=no caller context; "(spontaneous)" is no id */
             if (!key_is(value, (size_t)(end - value), "(spontaneous)"))
@@ -636,7 +696,7 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
         return;
     case 5:
         if (key_is(key, 5, "calls")) {
-            check_arc(P, value, end, false);
+            P->call_count = check_arc(P, value, end, false);
             if (P->function == NO_NODE)
                 fail(P, "\"calls=\" line before any \"fn=\" line");
             if (P->call_name == NO_NAME)
@@ -802,6 +862,9 @@ static int folded_line(const char *line, size_t len, struct fold_ctx *ctx,
 int read_folded(struct linereader *r, const char *first, size_t first_len,
                 struct fold_ctx *ctx, struct diag *d)
 {
+    if (ctx->inl)
+        inline_note_folded(ctx->inl);
+    ctx->saw_folded = true;
     if (folded_line(first, first_len, ctx, d)) {
         d->line = r->lineno;
         return -1;

@@ -66,11 +66,20 @@ bool profile_add_call(struct profile *p, uint32_t caller, uint32_t callee,
         if (p->nedges >= UINT32_MAX - 1)
             out_of_memory();
         GROW(p->edges, p->edges_cap, p->nedges);
-        p->edges[p->nedges] = (struct call_edge){caller, callee, 0};
+        p->edges[p->nedges] = (struct call_edge){caller, callee, 0, 0};
         p->nedges++;
     }
     struct call_edge *e = &p->edges[*slot];
     return add_u64(e->cost, cost, &e->cost);
+}
+
+void profile_add_call_count(struct profile *p, uint32_t caller, uint32_t callee,
+                            uint64_t calls)
+{
+    uint32_t e;
+    if (hashmap_get(&p->edge_index, caller, callee, &e) &&
+        !add_u64(p->edges[e].calls, calls, &p->edges[e].calls))
+        p->edges[e].calls = UINT64_MAX;
 }
 
 /* Marker in the candidate maps: more than one defined function matches. */
@@ -141,6 +150,7 @@ void profile_resolve_call_targets(struct profile *p)
                 if (hashmap_get(&p->edge_index, from, to, &e))
                     p->edges[e].cost = UINT64_MAX;
             }
+            profile_add_call_count(p, from, to, old[i].calls);
         }
         free(old);
     }

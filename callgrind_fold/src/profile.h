@@ -23,6 +23,7 @@ struct fn_node {
 struct call_edge {
     uint32_t caller, callee;
     uint64_t cost;     /* inclusive cost of all these calls */
+    uint64_t calls;    /* how many calls ("calls=" counts, saturating) */
 };
 
 struct profile {
@@ -45,6 +46,9 @@ uint32_t profile_function(struct profile *p, uint32_t object, uint32_t file,
 bool profile_add_self(struct profile *p, uint32_t node, uint64_t cost);
 bool profile_add_call(struct profile *p, uint32_t caller, uint32_t callee,
                       uint64_t cost);
+/* Adds to the call count of an existing edge (saturating). */
+void profile_add_call_count(struct profile *p, uint32_t caller, uint32_t callee,
+                            uint64_t calls);
 /* Call targets that never appeared in "fn=" (typically a writer that left
  * out "cfi=" or "cob=") are redirected to the one defined function of the
  * same name, so that a file quirk does not cut the graph apart. */

@@ -115,18 +115,23 @@ static int compare_stacks(const void *pa, const void *pb)
     return strcmp(x.data, y.data);
 }
 
-int stacks_write(const struct stacks *s, FILE *out)
+uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *np)
 {
     size_t n = 0;
+    uint32_t *order = xmalloc((s->paths.count ? s->paths.count : 1) * sizeof *order);
     for (size_t id = 0; id < s->paths.count; id++)
-        n += s->count[id] != 0;
-    uint32_t *order = xmalloc((n ? n : 1) * sizeof *order);
-    n = 0;
-    for (size_t id = 0; id < s->paths.count; id++)
-        if (s->count[id] != 0)
+        if (s->count[id] != 0 || (also && also[id] != 0))
             order[n++] = (uint32_t)id;
     sort_stacks = s;
     qsort(order, n, sizeof *order, compare_stacks);
+    *np = n;
+    return order;
+}
+
+int stacks_write(const struct stacks *s, FILE *out)
+{
+    size_t n;
+    uint32_t *order = stacks_sorted(s, NULL, &n);
     /* Lines are assembled in one buffer and written in large blocks. */
     int rc = 0;
     struct buf line = {0};

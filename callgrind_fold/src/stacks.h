@@ -32,5 +32,9 @@ bool stacks_add_text(struct stacks *s, const char *stack, size_t len, uint64_t c
 /* Writes "stack count" lines with a nonzero count, sorted by bytes
  * (like LC_ALL=C sort). Returns 0, or -1 on a write error. */
 int stacks_write(const struct stacks *s, FILE *out);
+/* Ids of the stacks with a nonzero count (or a nonzero also[id], when
+ * also is not NULL), in the byte order of stacks_write. Sets *n; the
+ * array is the caller's to free. */
+uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *n);
 
 #endif

@@ -552,6 +552,12 @@ def main():
         test_cases(binary, tag)
         test_malformed(binary, tag)
 
+    # Pictures (issue 7): flame graph SVG, DOT, --diff, speedscope; the
+    # browser test once, with the plain build. See tests/test_render.py.
+    import test_render
+    for binary, tag in binaries:
+        test_render.run_all(binary, tag, report, check, browser=not tag)
+
     if not a.no_golden:
         valgrind = shutil.which(os.environ.get("VALGRIND", "valgrind") or "valgrind")
         if not valgrind:
@@ -580,6 +586,10 @@ def main():
                     test_golden(g, binary, tag, {})
                 except RuntimeError as e:
                     report("FAIL", tag + "golden/setup", str(e))
+            # --inline (issue 8): tests/inline_tests.py
+            import inline_tests
+            for binary, tag in binaries:
+                inline_tests.run(sys.modules[__name__], valgrind, g.cc, binary, tag)
 
     if a.fuzz:
         test_fuzz(os.environ.get("CHECK_FUZZ_SECONDS", "20"))

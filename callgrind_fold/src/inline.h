@@ -1,0 +1,54 @@
+/* --inline: expand each frame into the chain of functions inlined at the
+ * cost's instruction address, read from the object's DWARF with libdw.
+ *
+ * The reader records, per part, the cost of every (function, address)
+ * and every (function, call-site address, callee) instead of adding it
+ * to the call graph; at the end of the part inline_apply() resolves the
+ * addresses and adds the costs to the graph, where code inlined into a
+ * function X becomes a chain of child nodes X -> "a [inlined]" ->
+ * "b [inlined]" that only X calls. The stack builder then treats them as
+ * ordinary callees, so exactness and the sum invariant are unchanged. */
+#ifndef CF_INLINE_H
+#define CF_INLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "profile.h"
+#include "strtab.h"
+
+/* Appended to the name of every inlined frame. */
+#define INLINE_MARK " [inlined]"
+
+struct inline_ctx;
+
+/* debug_dirs: colon-separated global debug directories searched for
+ * separate debug files (by build-id and by debuglink); NULL means
+ * /usr/lib/debug. */
+struct inline_ctx *inline_new(const char *debug_dirs);
+void inline_free(struct inline_ctx *ix);
+
+/* Start of a part: forget the previous part's records. */
+void inline_part_begin(struct inline_ctx *ix);
+/* Both return false when a sum overflows 64 bits. */
+bool inline_self(struct inline_ctx *ix, uint32_t node, uint64_t addr, uint64_t cost);
+bool inline_call(struct inline_ctx *ix, uint32_t node, uint32_t callee, uint64_t addr,
+                 uint64_t cost, uint64_t calls);
+/* A folded-stacks input was passed through without expansion. */
+void inline_note_folded(struct inline_ctx *ix);
+
+/* Add the part's costs to the graph: resolved into inlined frames when
+ * `expand`, else as they are (a part that --part leaves out still needs
+ * its sum checked). Function and object names are in `names`. Returns 0,
+ * or -1 with a message in err when a sum overflows. */
+int inline_apply(struct inline_ctx *ix, struct profile *p, struct strtab *names,
+                 bool expand, char *err, size_t errlen);
+
+/* Once per object that could not be used (missing, no DWARF, addresses
+ * that match no symbol), one line on `out` with the number of addresses
+ * and the self cost left unexpanded; also a line for folded inputs. */
+void inline_report(const struct inline_ctx *ix, const struct strtab *names, FILE *out);
+
+#endif

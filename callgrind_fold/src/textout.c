@@ -1,0 +1,203 @@
+#include "textout.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FLUSH_AT (1 << 16)
+
+void to_init(struct textout *t, FILE *f)
+{
+    memset(t, 0, sizeof *t);
+    t->f = f;
+}
+
+static void flush(struct textout *t)
+{
+    if (t->b.len && !t->error && fwrite(t->b.data, 1, t->b.len, t->f) != t->b.len)
+        t->error = 1;
+    t->b.len = 0;
+}
+
+int to_finish(struct textout *t)
+{
+    flush(t);
+    buf_free(&t->b);
+    return t->error ? -1 : 0;
+}
+
+void to_put(struct textout *t, const char *s, size_t n)
+{
+    buf_append(&t->b, s, n);
+    if (t->b.len >= FLUSH_AT)
+        flush(t);
+}
+
+void to_puts(struct textout *t, const char *s)
+{
+    to_put(t, s, strlen(s));
+}
+
+void to_printf(struct textout *t, const char *fmt, ...)
+{
+    char small[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        to_put(t, small, (size_t)n);
+        return;
+    }
+    char *big = xmalloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    to_put(t, big, (size_t)n);
+    free(big);
+}
+
+size_t utf8_decode(const char *str, size_t n, size_t i, unsigned *cp)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    unsigned c = s[i];
+    size_t len;
+    unsigned min;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+        len = 2, min = 0x80, c &= 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3, min = 0x800, c &= 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4, min = 0x10000, c &= 0x07;
+    } else {
+        *cp = 0xFFFD;
+        return 1;
+    }
+    if (i + len > n) {
+        *cp = 0xFFFD;
+        return 1;
+    }
+    for (size_t k = 1; k < len; k++) {
+        if ((s[i + k] & 0xC0) != 0x80) {
+            *cp = 0xFFFD;
+            return 1;
+        }
+        c = c << 6 | (s[i + k] & 0x3F);
+    }
+    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
+        *cp = 0xFFFD;
+        return 1;
+    }
+    *cp = c;
+    return len;
+}
+
+size_t utf8_chars(const char *s, size_t n)
+{
+    size_t chars = 0;
+    unsigned cp;
+    for (size_t i = 0; i < n; i += utf8_decode(s, n, i, &cp))
+        chars++;
+    return chars;
+}
+
+static void put_cp(struct textout *t, unsigned cp)
+{
+    char u[4];
+    size_t n;
+    if (cp < 0x80) {
+        u[0] = (char)cp, n = 1;
+    } else if (cp < 0x800) {
+        u[0] = (char)(0xC0 | cp >> 6), u[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
+    } else if (cp < 0x10000) {
+        u[0] = (char)(0xE0 | cp >> 12), u[1] = (char)(0x80 | (cp >> 6 & 0x3F));
+        u[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
+    } else {
+        u[0] = (char)(0xF0 | cp >> 18), u[1] = (char)(0x80 | (cp >> 12 & 0x3F));
+        u[2] = (char)(0x80 | (cp >> 6 & 0x3F)), u[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
+    }
+    to_put(t, u, n);
+}
+
+/* Characters XML 1.0 cannot hold at all. */
+static bool xml_forbidden(unsigned cp)
+{
+    return (cp < 0x20 && cp != '\t') || cp == 0x7F || cp == 0xFFFE || cp == 0xFFFF;
+}
+
+enum esc_kind { ESC_XML, ESC_JSON, ESC_DOT };
+
+static void escape(struct textout *t, const char *s, size_t n, size_t max_chars,
+                   enum esc_kind kind)
+{
+    size_t chars = 0;
+    size_t run = 0; /* start of the pending run of plain bytes */
+    size_t i = 0;
+    while (i < n) {
+        if (max_chars && chars == max_chars) {
+            to_put(t, s + run, i - run);
+            to_puts(t, "...");
+            return;
+        }
+        unsigned cp;
+        size_t len = utf8_decode(s, n, i, &cp);
+        bool invalid = cp == 0xFFFD && len == 1;
+        const char *rep = NULL;
+        char tmp[8];
+        switch (kind) {
+        case ESC_XML:
+            if (cp == '<') rep = "&lt;";
+            else if (cp == '>') rep = "&gt;";
+            else if (cp == '&') rep = "&amp;";
+            else if (cp == '"') rep = "&quot;";
+            else if (cp == '\'') rep = "&#39;";
+            else if (xml_forbidden(cp)) invalid = true;
+            break;
+        case ESC_JSON:
+            if (cp == '"') rep = "\\\"";
+            else if (cp == '\\') rep = "\\\\";
+            else if (cp < 0x20) {
+                snprintf(tmp, sizeof tmp, "\\u%04x", cp);
+                rep = tmp;
+            }
+            break;
+        case ESC_DOT:
+            if (cp == '"') rep = "\\\"";
+            else if (cp == '\\') rep = "\\\\";
+            else if (cp < 0x20 || cp == 0x7F) invalid = true;
+            break;
+        }
+        if (rep || invalid) {
+            to_put(t, s + run, i - run);
+            if (rep)
+                to_puts(t, rep);
+            else
+                put_cp(t, 0xFFFD);
+            run = i + len;
+        }
+        i += len;
+        chars++;
+    }
+    to_put(t, s + run, n - run);
+}
+
+void to_xml(struct textout *t, const char *s, size_t n, size_t max_chars)
+{
+    escape(t, s, n, max_chars, ESC_XML);
+}
+
+void to_json(struct textout *t, const char *s, size_t n)
+{
+    escape(t, s, n, 0, ESC_JSON);
+}
+
+void to_dot(struct textout *t, const char *s, size_t n, size_t max_chars)
+{
+    escape(t, s, n, max_chars, ESC_DOT);
+}

@@ -1,0 +1,284 @@
+"""Tests of callgrind_fold --inline (issue 8), called from run_tests.py.
+
+The programs in tests/progs/inline_*.c are compiled here with -O2 -g (and
+stripped, split or built without DWARF), profiled by the real valgrind
+with --dump-instr=yes, and the expected frames and shares follow from the
+programs' structure (see the comments in the sources).
+"""
+import glob
+import os
+import re
+import shutil
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_builds = {}
+_profiles = {}
+
+
+def _run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+
+
+def _must(cmd, what):
+    p = _run(cmd)
+    if p.returncode != 0:
+        raise RuntimeError("%s failed: %s" % (what, p.stderr.decode()[-400:]))
+    return p
+
+
+def _build_id(path):
+    out = _must(["readelf", "-n", path], "readelf").stdout.decode()
+    m = re.search(r"Build ID: ([0-9a-f]+)", out)
+    if not m:
+        raise RuntimeError("no build-id in %s" % path)
+    return m.group(1)
+
+
+def _builds_for(cc, work):
+    """name -> executable; every variant of the test programs."""
+    if _builds:
+        return _builds
+    d = os.path.join(work, "inline")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    src = lambda n: os.path.join(HERE, "progs", n)
+    hot = os.path.join(d, "hot")
+    _must([cc, "-O2", "-g", "-Wl,--build-id", "-o", hot, src("inline_hot.c")], "cc hot")
+    _builds["hot"] = hot
+    # No DWARF at all.
+    nod = os.path.join(d, "hot_nodwarf")
+    _must([cc, "-O2", "-o", nod, src("inline_hot.c")], "cc hot_nodwarf")
+    _builds["nodwarf"] = nod
+    # Separate debug file found by .gnu_debuglink, next to the program.
+    link = os.path.join(d, "hot_link")
+    shutil.copy(hot, link)
+    _must(["objcopy", "--only-keep-debug", link, link + ".debug"], "objcopy")
+    _must(["strip", "-g", link], "strip")
+    _must(["objcopy", "--add-gnu-debuglink=" + link + ".debug", link], "objcopy debuglink")
+    _builds["debuglink"] = link
+    # Separate debug file found by build-id under a debug root.
+    bid = os.path.join(d, "hot_bid")
+    shutil.copy(hot, bid)
+    _must(["objcopy", "--only-keep-debug", bid, bid + ".tmp"], "objcopy")
+    _must(["strip", "-g", bid], "strip")
+    ident = _build_id(bid)
+    root = os.path.join(d, "debugroot")
+    os.makedirs(os.path.join(root, ".build-id", ident[:2]))
+    os.rename(bid + ".tmp", os.path.join(root, ".build-id", ident[:2], ident[2:] + ".debug"))
+    _builds["buildid"] = bid
+    _builds["debugroot"] = root
+    # A shared library with inlined helpers, and its program.
+    lib = os.path.join(d, "libinline_lib.so")
+    _must([cc, "-O2", "-g", "-fPIC", "-shared", "-o", lib, src("inline_lib.c")], "cc lib")
+    libmain = os.path.join(d, "libmain")
+    _must([cc, "-O2", "-g", "-o", libmain, src("inline_libmain.c"), "-L" + d,
+           "-linline_lib", "-Wl,-rpath," + d], "cc libmain")
+    _builds["lib"] = libmain
+    return _builds
+
+
+def _profile(valgrind, work, exe, opts):
+    key = (exe, tuple(opts))
+    if key not in _profiles:
+        tag = re.sub(r"[^A-Za-z0-9]+", "_", os.path.basename(exe) + "_" + "_".join(opts))
+        out = os.path.join(work, "inline", "cg_" + tag + ".out")
+        for old in glob.glob(out + "*"):
+            os.unlink(old)
+        p = _run([valgrind, "--tool=callgrind", "--callgrind-out-file=" + out] + list(opts)
+                 + [exe])
+        if not os.path.exists(out):
+            raise RuntimeError("valgrind failed: %s" % p.stderr.decode()[-400:])
+        _profiles[key] = out
+    return _profiles[key]
+
+
+def _shift_object(src, dst, obj_suffix, delta):
+    """Copy a --compress-pos=no profile, adding delta to the instruction
+    address of every cost line of the object ending in obj_suffix: as if
+    callgrind had written run-time addresses of a mapped PIE."""
+    ids, ob = {}, ""
+    with open(src) as f, open(dst, "w") as o:
+        for line in f:
+            m = re.match(r"ob=(?:\((\d+)\))? ?(.*)$", line.rstrip("\n"))
+            if m:
+                if m.group(1) and m.group(2):
+                    ids[m.group(1)] = m.group(2)
+                ob = m.group(2) or ids.get(m.group(1), "")
+            elif re.match(r"0x[0-9a-f]+ ", line) and ob.endswith(obj_suffix):
+                addr, rest = line.split(" ", 1)
+                line = "%#x %s" % (int(addr, 16) + delta, rest)
+            o.write(line)
+
+
+def _self(stacks, frame):
+    return sum(c for s, c in stacks if s[-1] == frame)
+
+
+def _under(stacks, frame):
+    return sum(c for s, c in stacks if frame in s)
+
+
+def run(T, valgrind, cc, binary, tag):
+    try:
+        _tests(T, valgrind, cc, binary, tag)
+    except RuntimeError as e:
+        T.report("FAIL", tag + "inline/setup", str(e))
+
+
+def _tests(T, valgrind, cc, binary, tag):
+    work = T.WORK
+    b = _builds_for(cc, work)
+    name = lambda n: tag + "inline/" + n
+    instr = ["--dump-instr=yes"]
+
+    def fold(args, files, n):
+        """Run, check status 0, form and the sum; returns (stacks, stderr)."""
+        rc, out, err = T.fold(binary, list(args) + list(files))
+        if rc != 0:
+            T.check(name(n), False, "rc %d: %s" % (rc, err.strip()))
+            return None, err
+        problem = T.well_formed(out)
+        if problem:
+            T.check(name(n + "/well-formed"), False, problem)
+            return None, err
+        stacks = T.parse_folded(out)
+        total, want = sum(c for _, c in stacks), T.totals_of(list(files), "Ir")
+        T.check(name(n + "/sum-equals-totals"), total == want,
+                "folded %d, totals %d" % (total, want))
+        return stacks, err
+
+    def helper_facts(stacks, caller, a, b_, lo, hi):
+        """a [inlined] only directly below caller, b_ only below a, and
+        b_'s self cost lo..hi times a's."""
+        fa, fb = a + " [inlined]", b_ + " [inlined]"
+        problems = []
+        if not any(s[-3:] == [caller, fa, fb] for s, _ in stacks):
+            problems.append("no %s;%s;%s stack" % (caller, fa, fb))
+        if not T.follows(stacks, fa, {caller}):
+            problems.append("%s not always below %s" % (fa, caller))
+        if not T.follows(stacks, fb, {fa}):
+            problems.append("%s not always below %s" % (fb, fa))
+        sa, sb = _self(stacks, fa), _self(stacks, fb)
+        if not (sa > 0 and lo * sa <= sb <= hi * sa):
+            problems.append("self %s %d, %s %d: want ratio %g..%g" % (fa, sa, fb, sb, lo, hi))
+        # Nearly all of the caller's cost is the helpers' loops.
+        if not sa + sb > 0.8 * _under(stacks, caller):
+            problems.append("helpers %d of %s's %d" % (sa + sb, caller, _under(stacks, caller)))
+        return problems
+
+    # 1. -O2 -g program: helpers as frames below hot_loop with the right
+    # shares; without --inline no such frames; hot_loop's subtree keeps
+    # its cost exactly.
+    prof = _profile(valgrind, work, b["hot"], instr)
+    plain, _ = fold([], [prof], "hot/without-inline")
+    inl, err = fold(["--inline"], [prof], "hot/with-inline")
+    if plain is not None:
+        T.check(name("hot/without-inline/no-inlined-frames"),
+                not any("[inlined]" in f or f in ("helper_a", "helper_b")
+                        for f in T.frames_of(plain)))
+    if inl is not None:
+        problems = helper_facts(inl, "hot_loop", "helper_a", "helper_b", 2.0, 4.5)
+        T.check(name("hot/with-inline/helpers-below-hot_loop-with-shares"), not problems,
+                "; ".join(problems))
+        T.check(name("hot/with-inline/call-from-inlined-code"),
+                T.follows(inl, "tally", {"helper_a [inlined]"}) and
+                any(s[-2:] == ["helper_a [inlined]", "tally"] for s, _ in inl))
+        T.check(name("hot/with-inline/no-report-for-program"),
+                "hot" not in " ".join(l for l in err.splitlines() if "--inline" in l), err)
+        lines = [l for l in err.splitlines() if "unexpanded" in l]
+        objs = [l.split(": ")[3] if len(l.split(": ")) > 3 else l for l in lines]
+        T.check(name("hot/with-inline/each-object-reported-once"),
+                len(objs) == len(set(objs)), err)
+    if plain is not None and inl is not None:
+        T.check(name("hot/subtree-cost-unchanged"),
+                _under(plain, "hot_loop") == _under(inl, "hot_loop") and
+                _self(plain, "hot_loop") == _self(inl, "hot_loop") +
+                _self(inl, "helper_a [inlined]") + _self(inl, "helper_b [inlined]"),
+                "plain %d inline %d" % (_under(plain, "hot_loop"), _under(inl, "hot_loop")))
+        rc, out, _ = T.fold(binary, ["--inline", "--frame=fn+obj", prof])
+        T.check(name("hot/frame=fn+obj"),
+                rc == 0 and "helper_a [inlined] [hot]" in out and "hot_loop [hot]" in out)
+
+    # 2. Format variants give the very same stacks.
+    for vname, opts in (("compress-pos=no", ["--compress-pos=no"]),
+                        ("collect-jumps=yes", ["--collect-jumps=yes"]),
+                        ("dump-line=no", ["--dump-line=no"]),
+                        ("compress-strings=no", ["--compress-strings=no"])):
+        p2 = _profile(valgrind, work, b["hot"], instr + opts)
+        st, _ = fold(["--inline"], [p2], "hot/" + vname)
+        if st is not None and inl is not None:
+            hot = lambda ss: [x for x in ss if "hot_loop" in x[0]]
+            T.check(name("hot/" + vname + "/same-as-default"), hot(st) == hot(inl))
+
+    # 3. Exact mode: --separate-callers contexts stay exact with --inline.
+    p3 = _profile(valgrind, work, b["hot"], instr + ["--separate-callers=30"])
+    st, err = fold(["--inline"], [p3], "hot/separate-callers=30")
+    if st is not None:
+        problems = helper_facts(st, "hot_loop", "helper_a", "helper_b", 2.0, 4.5)
+        mine = [w for w in ("hot_loop", "helper_", "tally", "main") if w in err]
+        T.check(name("hot/separate-callers=30/exact"), not problems and not mine,
+                "; ".join(problems) + " " + err)
+
+    # 4. Addresses written as run-time addresses (a load bias to find).
+    p4 = _profile(valgrind, work, b["hot"], instr + ["--compress-pos=no"])
+    shifted = os.path.join(work, "inline", "shifted.out")
+    _shift_object(p4, shifted, "/hot", 0x4000000)
+    st, err = fold(["--inline"], [shifted], "hot/load-bias")
+    ref, _ = fold(["--inline"], [p4], "hot/load-bias-reference")
+    if st is not None and ref is not None:
+        T.check(name("hot/load-bias/same-stacks"), st == ref, err)
+
+    # 5. Shared library.
+    p5 = _profile(valgrind, work, b["lib"], instr)
+    st, err = fold(["--inline"], [p5], "shared-lib")
+    if st is not None:
+        problems = helper_facts(st, "lib_work", "lib_helper_x", "lib_helper_y", 2.5, 6.0)
+        T.check(name("shared-lib/helpers-below-lib_work"), not problems, "; ".join(problems))
+
+    # 6. Stripped programs with separate debug files.
+    p6 = _profile(valgrind, work, b["debuglink"], instr)
+    st, err = fold(["--inline"], [p6], "debuglink")
+    if st is not None:
+        problems = helper_facts(st, "hot_loop", "helper_a", "helper_b", 2.0, 4.5)
+        T.check(name("debuglink/helpers-found"), not problems, "; ".join(problems) + err)
+    p7 = _profile(valgrind, work, b["buildid"], instr)
+    st, err = fold(["--inline", "--debug-dir=" + b["debugroot"]], [p7], "build-id")
+    if st is not None:
+        problems = helper_facts(st, "hot_loop", "helper_a", "helper_b", 2.0, 4.5)
+        T.check(name("build-id/helpers-found"), not problems, "; ".join(problems) + err)
+    st, err = fold(["--inline"], [p7], "build-id/without-debug-dir")
+    if st is not None:
+        reports = [l for l in err.splitlines() if b["buildid"] + ":" in l]
+        T.check(name("build-id/without-debug-dir/reported-once-unexpanded"),
+                len(reports) == 1 and "unexpanded" in reports[0] and
+                "helper_a [inlined]" not in T.frames_of(st), err)
+
+    # 7. An object without DWARF: unexpanded, one report, status 0.
+    p8 = _profile(valgrind, work, b["nodwarf"], instr)
+    st, err = fold(["--inline"], [p8], "no-dwarf")
+    plain8, _ = fold([], [p8], "no-dwarf/without-inline")
+    if st is not None and plain8 is not None:
+        reports = [l for l in err.splitlines() if b["nodwarf"] + ":" in l]
+        hot = lambda ss: [x for x in ss if "hot_loop" in x[0]]
+        T.check(name("no-dwarf/reported-once"),
+                len(reports) == 1 and "DWARF" in reports[0] and
+                re.search(r"\d+ address", reports[0]) is not None, err)
+        T.check(name("no-dwarf/unexpanded"), hot(st) == hot(plain8) and hot(st) != [])
+
+    # 8. Without --dump-instr=yes data: a clear error.
+    p9 = _profile(valgrind, work, b["hot"], [])
+    rc, out, err = T.fold(binary, ["--inline", p9])
+    T.check(name("needs-dump-instr"),
+            rc != 0 and out == "" and "--dump-instr=yes" in err, "rc %d %s" % (rc, err))
+
+    # 9. Folded stacks have no addresses: passed through, with a warning.
+    folded = os.path.join(work, "inline", "hot.folded")
+    rc1, _, _ = T.fold(binary, ["-o", folded, prof])
+    rc, out, err = T.fold(binary, ["--inline", folded])
+    T.check(name("folded-input-passed-through"),
+            rc1 == 0 and rc == 0 and out == open(folded).read() and "unexpanded" in err, err)
+
+    rc, out, _ = T.fold(binary, ["--help"])
+    T.check(name("help-mentions-inline"), rc == 0 and "--inline" in out and
+            "--debug-dir" in out)
