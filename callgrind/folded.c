@@ -299,6 +299,37 @@ static void path_reserve(SizeT n)
    path_buf = VG_(realloc)("cl.folded.path", path_buf, path_size);
 }
 
+/* Buffered output: deep recursions make long lines and large files, so
+ * lines are copied into a buffer written in big chunks. */
+#define OUT_BUF_SIZE (1 << 20)
+static Int out_fd = -1;
+static HChar* out_buf = 0;
+static SizeT out_len = 0;
+
+static void out_flush(void)
+{
+   SizeT done = 0;
+   while (done < out_len) {
+      Int n = VG_(write)(out_fd, out_buf + done, out_len - done);
+      if (n <= 0) break;
+      done += n;
+   }
+   out_len = 0;
+}
+
+static void out_put(const HChar* s, SizeT n)
+{
+   while (n > 0) {
+      SizeT chunk = OUT_BUF_SIZE - out_len;
+      if (chunk > n) chunk = n;
+      VG_(memcpy)(out_buf + out_len, s, chunk);
+      out_len += chunk;
+      s += chunk;
+      n -= chunk;
+      if (out_len == OUT_BUF_SIZE) out_flush();
+   }
+}
+
 /* the name as a frame: ';' would split it, a newline the line */
 static HChar* frame_key(const HChar* name, const HChar* suffix)
 {
@@ -354,15 +385,16 @@ ULong CLG_(folded_write)(const HChar* filename)
    folded_node* root = thread_root();
    folded_level* levels;
    ULong sum = 0;
-   VgFile* fp;
+   SysRes res = VG_(open)(filename, VKI_O_CREAT|VKI_O_WRONLY|VKI_O_TRUNC,
+                          VKI_S_IRUSR|VKI_S_IWUSR);
 
-   fp = VG_(fopen)(filename, VKI_O_CREAT|VKI_O_WRONLY|VKI_O_TRUNC,
-                   VKI_S_IRUSR|VKI_S_IWUSR);
-   if (!fp) {
+   if (sr_isError(res)) {
       VG_(message)(Vg_UserMsg, "Error: can not write folded stacks to %s\n",
                    filename);
       return 0;
    }
+   out_fd = sr_Res(res);
+   if (!out_buf) out_buf = VG_(malloc)("cl.folded.out", OUT_BUF_SIZE);
 
    /* Link the nodes with a cost, and their ancestors, as children lists.
     * A node is created after its parent: walking backwards sees it
@@ -398,7 +430,9 @@ ULong CLG_(folded_write)(const HChar* filename)
       it = &l->items[l->next++];
       path_buf[l->prefix_len] = 0;
       if (!it->subtree) {
-         VG_(fprintf)(fp, "%s%s\n", path_buf, it->key);
+         out_put(path_buf, l->prefix_len);
+         out_put(it->key, VG_(strlen)(it->key));
+         out_put("\n", 1);
          sum += it->node->count;
          continue;
       }
@@ -419,7 +453,9 @@ ULong CLG_(folded_write)(const HChar* filename)
       }
    }
    VG_(free)(levels);
-   VG_(fclose)(fp);
+   out_flush();
+   VG_(close)(out_fd);
+   out_fd = -1;
    return sum;
 }
 

@@ -19,6 +19,7 @@ automake automake
 pkg-config pkg-config
 apt-get apt
 /usr/include/elfutils/libdw.h libdw-dev
+/usr/include/zlib.h zlib1g-dev
 /usr/include/graphviz/gvc.h libgraphviz-dev
 dot graphviz
 python3 python3

@@ -12,17 +12,21 @@
  * object whose addresses match no bias is not expanded.
  *
  * Lookup. Each object is opened once (libdwfl, which finds separate debug
- * files by build-id and .gnu_debuglink like gdb). Its compilation units'
- * address ranges are read once; a unit's tree of subprogram and
- * inlined-subroutine scopes is built the first time an address falls in
- * it, each level's ranges sorted, so a lookup is a few binary searches.
- * Results are memoized per (object, address). */
+ * files by build-id and .gnu_debuglink like gdb; compressed DWARF is
+ * opened by open_dwarf instead). Its compilation units' address ranges
+ * are read once; a unit's subprogram and inlined-subroutine scopes are
+ * read the first time an address falls in it, in one walk, and flattened
+ * into sorted disjoint intervals each naming its innermost scope, so a
+ * lookup is one binary search, mostly skipped as addresses come in
+ * ascending runs. Each scope's chain and each name are made once. */
 #include "inline.h"
 #include "frames.h"
 #include "hashmap.h"
 #include "util.h"
 
 #include <dlfcn.h>
+#include <elfutils/libdwelf.h>
+#include <fcntl.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
@@ -30,6 +34,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #define NONE UINT32_MAX
 #define MAX_SCOPE_DEPTH 512
@@ -54,18 +60,26 @@ struct scope_entry {
     uint32_t node;
 };
 
+/* A subprogram or inlined-subroutine scope with code. */
 struct scope_node {
-    Dwarf_Off die;
+    Dwarf_Die name_die;    /* where its name is looked up (integrating) */
+    uint32_t parent;
     uint32_t first, count; /* its children's entries, sorted by lo */
-    uint32_t frame;        /* interned "name [inlined]", NONE until needed */
+    uint32_t chain;        /* interned chain of inlined frames, NONE until needed */
     bool subprogram;
 };
 
+/* One unit's scopes. While it is built, entries hold each node's
+ * children; then the tree is flattened into `flat`: sorted, disjoint
+ * intervals, each with the innermost scope that holds it. */
 struct scope_tree {
     struct scope_node *nodes;
     size_t nnodes, nodes_cap;
     struct scope_entry *entries;
     size_t nentries, entries_cap;
+    struct scope_entry *flat;
+    size_t nflat, flat_cap;
+    size_t last;           /* flat index of the previous lookup */
 };
 
 struct cu_range {
@@ -87,6 +101,10 @@ struct object {
     Dwfl *dwfl;
     Dwfl_Module *mod;
     Dwarf *dbg;
+    /* When the DWARF is compressed, dbg is our own (see open_dwarf). */
+    Dwarf *own_dbg;
+    Elf *image_elf;
+    char *image;
     Dwarf_Addr elf_bias, dwarf_bias;
     bool bias_known;
     uint64_t bias;           /* written address - ELF virtual address */
@@ -94,6 +112,7 @@ struct object {
     size_t nranges;
     struct cu_info *cus;
     size_t ncus;
+    size_t last_range;       /* ranges index of the previous lookup */
     uint64_t lost_addrs, lost_cost;
 };
 
@@ -103,7 +122,8 @@ struct inline_ctx {
     struct object *objects;
     size_t nobjects, objects_cap;
     struct hashmap object_index;   /* ob= name id -> object */
-    struct hashmap memo;           /* (object, address) -> chain */
+    struct hashmap lost;           /* (object, address) of unusable objects, counted once */
+    struct hashmap frames;         /* DIE with the name (its address) -> frame */
     struct strtab chains;          /* chain id -> frame ids, as bytes */
     uint32_t empty_chain;
     /* One part. */
@@ -111,7 +131,6 @@ struct inline_ctx {
     size_t nselfs, selfs_cap;
     struct call_rec *calls;
     size_t ncalls, calls_cap;
-    struct hashmap self_index;     /* (node, address) -> self record */
     struct hashmap call_index;     /* (node << 32 | callee, address) -> call record */
     struct hashmap child_index;    /* (node, frame) -> inlined child node */
     /* Scratch. */
@@ -119,8 +138,13 @@ struct inline_ctx {
     size_t chain_len, chain_cap;
     struct scope_entry *pending;
     size_t npending, pending_cap;
-    struct buf text;
+    struct buf text, frames_buf;
     bool mangled_names;            /* callgrind ran with --demangle=no */
+    /* libdeflate, if installed (see inflate_zlib). */
+    void *deflate_lib, *decompressor;
+    bool deflate_tried;
+    int (*deflate_zlib)(void *, const void *, size_t, void *, size_t, size_t *);
+    void (*deflate_free)(void *);
     uint64_t folded_inputs;
 };
 
@@ -173,10 +197,10 @@ struct inline_ctx *inline_new(const char *debug_dirs)
     ix->callbacks.section_address = dwfl_offline_section_address;
     ix->callbacks.debuginfo_path = &ix->debug_path;
     hashmap_init(&ix->object_index);
-    hashmap_init(&ix->memo);
+    hashmap_init(&ix->lost);
+    hashmap_init(&ix->frames);
     strtab_init(&ix->chains);
     ix->empty_chain = strtab_intern(&ix->chains, "", 0);
-    hashmap_init(&ix->self_index);
     hashmap_init(&ix->call_index);
     hashmap_init(&ix->child_index);
     return ix;
@@ -188,6 +212,7 @@ static void free_tree(struct scope_tree *t)
         return;
     free(t->nodes);
     free(t->entries);
+    free(t->flat);
     free(t);
 }
 
@@ -201,22 +226,32 @@ void inline_free(struct inline_ctx *ix)
             free_tree(o->cus[c].tree);
         free(o->cus);
         free(o->ranges);
+        if (o->own_dbg)
+            dwarf_end(o->own_dbg);
+        if (o->image_elf)
+            elf_end(o->image_elf);
+        free(o->image);
         if (o->dwfl)
             dwfl_end(o->dwfl);
     }
     free(ix->objects);
     hashmap_free(&ix->object_index);
-    hashmap_free(&ix->memo);
+    hashmap_free(&ix->lost);
+    hashmap_free(&ix->frames);
     strtab_free(&ix->chains);
     free(ix->selfs);
     free(ix->calls);
-    hashmap_free(&ix->self_index);
     hashmap_free(&ix->call_index);
     hashmap_free(&ix->child_index);
     free(ix->chain);
     free(ix->pending);
     buf_free(&ix->text);
+    buf_free(&ix->frames_buf);
     free(ix->debug_path);
+    if (ix->decompressor)
+        ix->deflate_free(ix->decompressor);
+    if (ix->deflate_lib)
+        dlclose(ix->deflate_lib);
     free(ix);
     if (demangle_lib)
         dlclose(demangle_lib);
@@ -230,26 +265,25 @@ void inline_free(struct inline_ctx *ix)
 void inline_part_begin(struct inline_ctx *ix)
 {
     ix->nselfs = ix->ncalls = 0;
-    hashmap_clear(&ix->self_index);
     hashmap_clear(&ix->call_index);
     hashmap_clear(&ix->child_index);
 }
 
+/* Self costs are only appended (one record per cost line, as a part
+ * rarely repeats a (function, address)); inline_apply sums them per
+ * (function, chain). */
 bool inline_self(struct inline_ctx *ix, uint32_t node, uint64_t addr, uint64_t cost)
 {
     if (cost == 0)
         return true;
-    bool inserted;
-    uint32_t *slot = hashmap_upsert(&ix->self_index, node, addr, (uint32_t)ix->nselfs,
-                                    &inserted);
-    if (inserted) {
-        if (ix->nselfs >= UINT32_MAX - 1)
-            out_of_memory();
-        GROW(ix->selfs, ix->selfs_cap, ix->nselfs);
-        ix->selfs[ix->nselfs++] = (struct self_rec){node, addr, 0};
+    if (ix->nselfs > 0) {
+        struct self_rec *r = &ix->selfs[ix->nselfs - 1];
+        if (r->node == node && r->addr == addr)
+            return add_u64(r->cost, cost, &r->cost);
     }
-    struct self_rec *r = &ix->selfs[*slot];
-    return add_u64(r->cost, cost, &r->cost);
+    GROW(ix->selfs, ix->selfs_cap, ix->nselfs);
+    ix->selfs[ix->nselfs++] = (struct self_rec){node, addr, cost};
+    return true;
 }
 
 bool inline_call(struct inline_ctx *ix, uint32_t node, uint32_t callee, uint64_t addr,
@@ -334,6 +368,360 @@ static void read_units(struct object *o)
     qsort(o->ranges, o->nranges, sizeof *o->ranges, cu_by_lo);
 }
 
+/* ---- compressed DWARF ------------------------------------------------------------- */
+
+/* libdw decompresses every compressed .debug_* section of a file when it
+ * opens it: for a distribution's separate debug files (libc's is 10 MB
+ * of zlib data) that is several times the cost of everything else. So a
+ * file whose DWARF is compressed is opened here instead: only the
+ * sections that scope lookups read are decompressed (not the line table
+ * or location lists), with libdeflate when it is installed (about 3
+ * times faster than zlib), into an in-memory ELF file of just those
+ * sections, which libdw opens. Anything unusual (32-bit or foreign-endian
+ * ELF, relocatable files, dwz alternate files, old .zdebug sections)
+ * takes libdwfl's own path instead. */
+
+typedef void *(*deflate_alloc_fn)(void);
+
+static bool inflate_zlib(struct inline_ctx *ix, const void *in, size_t inlen, void *out,
+                         size_t outlen)
+{
+    if (!ix->deflate_tried) {
+        ix->deflate_tried = true;
+        ix->deflate_lib = dlopen("libdeflate.so.0", RTLD_LAZY | RTLD_LOCAL);
+        if (ix->deflate_lib) {
+            void *alloc = dlsym(ix->deflate_lib, "libdeflate_alloc_decompressor");
+            void *zlib = dlsym(ix->deflate_lib, "libdeflate_zlib_decompress");
+            void *release = dlsym(ix->deflate_lib, "libdeflate_free_decompressor");
+            deflate_alloc_fn alloc_fn = NULL;
+            memcpy(&alloc_fn, &alloc, sizeof alloc_fn);
+            memcpy(&ix->deflate_zlib, &zlib, sizeof ix->deflate_zlib);
+            memcpy(&ix->deflate_free, &release, sizeof ix->deflate_free);
+            if (alloc_fn && ix->deflate_zlib && ix->deflate_free)
+                ix->decompressor = alloc_fn();
+        }
+    }
+    if (ix->decompressor) {
+        size_t got = 0;
+        return ix->deflate_zlib(ix->decompressor, in, inlen, out, outlen, &got) == 0 &&
+               got == outlen;
+    }
+    uLongf got = outlen;
+    return uncompress(out, &got, in, inlen) == Z_OK && got == outlen;
+}
+
+/* Sections that scope trees and names read; libdw needs no others. */
+static bool wanted_section(const char *name)
+{
+    static const char *const wanted[] = {
+        ".debug_info", ".debug_abbrev", ".debug_str", ".debug_line_str",
+        ".debug_ranges", ".debug_rnglists", ".debug_aranges", ".debug_addr",
+        ".debug_str_offsets", ".debug_types",
+    };
+    for (size_t i = 0; i < sizeof wanted / sizeof *wanted; i++)
+        if (strcmp(name, wanted[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Lowest PT_LOAD address, for the debug file's offset from the object. */
+static bool first_load(Elf *elf, GElf_Addr *vaddr)
+{
+    size_t n;
+    if (elf_getphdrnum(elf, &n) != 0)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Phdr ph;
+        if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
+            *vaddr = ph.p_vaddr;
+            return true;
+        }
+    }
+    return false;
+}
+
+struct image_section {
+    Elf_Scn *scn;
+    GElf_Shdr shdr;
+    const char *name;
+    uint64_t size, align; /* uncompressed */
+    bool compressed;
+};
+
+/* The in-memory ELF file of the wanted sections of `elf`, or NULL (no
+ * compressed section worth it, or something unusual). */
+static char *build_image(struct inline_ctx *ix, Elf *elf, size_t *size)
+{
+    GElf_Ehdr eh;
+    size_t shstrndx;
+    const unsigned char host_data = 1 == *(const unsigned char *)&(const uint16_t){1}
+                                        ? ELFDATA2LSB : ELFDATA2MSB;
+    if (!gelf_getehdr(elf, &eh) || gelf_getclass(elf) != ELFCLASS64 ||
+        eh.e_ident[EI_DATA] != host_data || eh.e_type == ET_REL ||
+        elf_getshdrstrndx(elf, &shstrndx) != 0)
+        return NULL;
+    struct image_section *secs = NULL;
+    size_t n = 0, cap = 0, names_len = 1 + strlen(".shstrtab") + 1;
+    bool any_compressed = false, usable = true, has_info = false;
+    for (Elf_Scn *scn = NULL; usable && (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        const char *name;
+        if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name))) {
+            usable = false;
+            break;
+        }
+        if (strncmp(name, ".zdebug", 7) == 0 || strcmp(name, ".gnu_debugaltlink") == 0 ||
+            strcmp(name, ".debug_sup") == 0) {
+            usable = false; /* libdwfl's path handles these */
+            break;
+        }
+        bool compressed = (sh.sh_flags & SHF_COMPRESSED) != 0;
+        if (compressed && strncmp(name, ".debug_", 7) == 0)
+            any_compressed = true; /* libdw would inflate it */
+        if (!wanted_section(name) || sh.sh_type == SHT_NOBITS)
+            continue;
+        struct image_section is = {scn, sh, name, sh.sh_size, sh.sh_addralign, compressed};
+        if (compressed) {
+            GElf_Chdr ch;
+            if (!gelf_getchdr(scn, &ch) || ch.ch_type != ELFCOMPRESS_ZLIB) {
+                usable = false;
+                break;
+            }
+            is.size = ch.ch_size;
+            is.align = ch.ch_addralign;
+        }
+        has_info |= strcmp(name, ".debug_info") == 0;
+        GROW(secs, cap, n);
+        secs[n++] = is;
+        names_len += strlen(name) + 1;
+    }
+    if (!usable || !any_compressed || !has_info || n + 2 >= SHN_LORESERVE) {
+        free(secs);
+        return NULL;
+    }
+    /* Layout: ELF header, section contents, names, section headers. */
+    size_t off = sizeof(Elf64_Ehdr);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t align = secs[i].align ? secs[i].align : 1;
+        if (align > 4096 || (align & (align - 1)))
+            align = 8;
+        off = (off + align - 1) & ~(size_t)(align - 1);
+        secs[i].shdr.sh_offset = off;
+        if (secs[i].size > SIZE_MAX / 2 - off)
+            usable = false;
+        else
+            off += secs[i].size;
+    }
+    size_t names_off = off;
+    off = (names_off + names_len + 7) & ~(size_t)7;
+    size_t sh_off = off;
+    size_t total = sh_off + (n + 2) * sizeof(Elf64_Shdr);
+    char *image = usable ? calloc(1, total) : NULL;
+    if (!image) {
+        free(secs);
+        return NULL;
+    }
+    Elf64_Ehdr *h = (Elf64_Ehdr *)image;
+    memcpy(h->e_ident, eh.e_ident, EI_NIDENT);
+    h->e_type = eh.e_type;
+    h->e_machine = eh.e_machine;
+    h->e_version = EV_CURRENT;
+    h->e_ehsize = sizeof(Elf64_Ehdr);
+    h->e_shentsize = sizeof(Elf64_Shdr);
+    h->e_shoff = sh_off;
+    h->e_shnum = (Elf64_Half)(n + 2);
+    h->e_shstrndx = (Elf64_Half)(n + 1);
+    char *names = image + names_off;
+    size_t name_at = 1;
+    Elf64_Shdr *sh = (Elf64_Shdr *)(image + sh_off);
+    for (size_t i = 0; i < n && usable; i++) {
+        const struct image_section *is = &secs[i];
+        Elf_Data *raw = elf_rawdata(is->scn, NULL);
+        char *dst = image + is->shdr.sh_offset;
+        if (!raw || (raw->d_size && !raw->d_buf)) {
+            usable = false;
+        } else if (is->compressed) {
+            size_t hdr = sizeof(Elf64_Chdr);
+            usable = raw->d_size >= hdr &&
+                     inflate_zlib(ix, (const char *)raw->d_buf + hdr, raw->d_size - hdr, dst,
+                                  is->size);
+        } else if (raw->d_size == is->size) {
+            memcpy(dst, raw->d_buf, is->size);
+        } else {
+            usable = false;
+        }
+        size_t len = strlen(is->name) + 1;
+        memcpy(names + name_at, is->name, len);
+        sh[i + 1] = (Elf64_Shdr){
+            .sh_name = (Elf64_Word)name_at,
+            .sh_type = is->shdr.sh_type,
+            .sh_flags = is->shdr.sh_flags & ~(GElf_Xword)SHF_COMPRESSED,
+            .sh_offset = is->shdr.sh_offset,
+            .sh_size = is->size,
+            .sh_addralign = is->align,
+            .sh_entsize = is->shdr.sh_entsize,
+        };
+        name_at += len;
+    }
+    memcpy(names + name_at, ".shstrtab", sizeof ".shstrtab");
+    sh[n + 1] = (Elf64_Shdr){.sh_name = (Elf64_Word)name_at, .sh_type = SHT_STRTAB,
+                             .sh_offset = names_off, .sh_size = names_len, .sh_addralign = 1};
+    free(secs);
+    if (!usable) {
+        free(image);
+        return NULL;
+    }
+    *size = total;
+    return image;
+}
+
+/* Opens the object's DWARF as described above; false leaves it to
+ * dwfl_module_getdwarf. The debug file is looked for as libdwfl does:
+ * the object itself if it has .debug_info, else the find_debuginfo
+ * callback (build-id, then debuglink, in the debug directories). */
+static const char *path_base(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Opens `name` if it is an ELF file with the build-id `id` (any file
+ * when the object has none). */
+static int open_candidate(const char *name, const void *id, ssize_t id_len)
+{
+    int fd = open(name, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    if (id_len > 0) {
+        Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+        const void *got = NULL;
+        ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, &got) : -1;
+        bool same = n == id_len && memcmp(got, id, (size_t)n) == 0;
+        if (elf)
+            elf_end(elf);
+        if (!same) {
+            close(fd);
+            return -1;
+        }
+    }
+    return fd;
+}
+
+/* The separate debug file of the object at `path`, searched as
+ * libdwfl's dwfl_standard_find_debuginfo does with ix->debug_path
+ * ("-:.debug:DIRS"): by build-id in each DIR, then by debuglink (or
+ * NAME.debug) in the object's directory, its .debug/ and each
+ * DIR/<object's directory>/. Returns an open fd or -1 (then libdwfl's
+ * own search, debuginfod included, still runs). */
+static int find_debug_file(struct inline_ctx *ix, Elf *main, const char *path)
+{
+    const void *id = NULL;
+    ssize_t id_len = dwelf_elf_gnu_build_id(main, &id);
+    GElf_Word crc;
+    const char *link = dwelf_elf_gnu_debuglink(main, &crc);
+    struct buf *b = &ix->text;
+    size_t dir_len = (size_t)(path_base(path) - path); /* with the slash */
+    const char *dirs = ix->debug_path + 9;             /* after "-:.debug:" */
+    int fd = -1;
+    for (const char *d = dirs; id_len > 1 && fd < 0 && *d;) {
+        size_t n = strcspn(d, ":");
+        if (d[0] == '/') {
+            static const char hex[] = "0123456789abcdef";
+            const unsigned char *bits = id;
+            b->len = 0;
+            buf_append(b, d, n);
+            buf_append(b, "/.build-id/", 11);
+            for (ssize_t i = 0; i < id_len; i++) {
+                buf_putc(b, hex[bits[i] >> 4]);
+                buf_putc(b, hex[bits[i] & 15]);
+                if (i == 0)
+                    buf_putc(b, '/');
+            }
+            buf_append(b, ".debug", 6);
+            fd = open_candidate(buf_cstr(b), id, id_len);
+        }
+        d += n + (d[n] == ':');
+    }
+    for (int where = 0; fd < 0 && where < 3; where++) {
+        for (const char *d = dirs; fd < 0 && (where < 2 ? d == dirs : *d != 0);) {
+            size_t n = strcspn(d, ":");
+            b->len = 0;
+            if (where == 2) {
+                if (d[0] != '/') {
+                    d += n + (d[n] == ':');
+                    continue;
+                }
+                buf_append(b, d, n);
+            }
+            buf_append(b, path, dir_len);
+            if (where == 1)
+                buf_append(b, ".debug/", 7);
+            if (link) {
+                buf_append(b, link, strlen(link));
+            } else {
+                buf_append(b, path + dir_len, strlen(path + dir_len));
+                buf_append(b, ".debug", 6);
+            }
+            /* Not the object itself (a debuglink naming its own file). */
+            if (strcmp(buf_cstr(b), path) != 0)
+                fd = open_candidate(buf_cstr(b), id, id_len);
+            d += n + (d[n] == ':');
+            if (where < 2)
+                break;
+        }
+    }
+    return fd;
+}
+
+static bool open_dwarf(struct inline_ctx *ix, struct object *o, const char *path)
+{
+    Elf *main = dwfl_module_getelf(o->mod, &o->elf_bias);
+    size_t shstrndx;
+    if (!main || elf_getshdrstrndx(main, &shstrndx) != 0)
+        return false;
+    bool in_main = false;
+    for (Elf_Scn *scn = NULL; !in_main && (scn = elf_nextscn(main, scn));) {
+        GElf_Shdr sh;
+        const char *name;
+        in_main = gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+                  (name = elf_strptr(main, shstrndx, sh.sh_name)) &&
+                  strcmp(name, ".debug_info") == 0;
+    }
+    Elf *elf = main;
+    int fd = -1;
+    if (!in_main) {
+        fd = find_debug_file(ix, main, path);
+        if (fd < 0)
+            return false;
+        elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+        if (!elf) {
+            close(fd);
+            return false;
+        }
+    }
+    size_t size = 0;
+    char *image = build_image(ix, elf, &size);
+    GElf_Addr main_load = 0, debug_load = 0;
+    bool sync = elf != main && first_load(main, &main_load) && first_load(elf, &debug_load);
+    if (elf != main) {
+        elf_end(elf);
+        close(fd);
+    }
+    if (!image)
+        return false;
+    o->image = image;
+    o->image_elf = elf_memory(image, size);
+    if (o->image_elf)
+        o->own_dbg = dwarf_begin_elf(o->image_elf, DWARF_C_READ, NULL);
+    if (!o->own_dbg)
+        return false; /* freed with the object */
+    o->dbg = o->own_dbg;
+    /* DWARF addresses are the debug file's, which a prelinked object's
+     * may not be. */
+    o->dwarf_bias = o->elf_bias + (sync ? main_load - debug_load : 0);
+    return true;
+}
+
 static void open_object(struct inline_ctx *ix, struct object *o, const char *path)
 {
     o->state = OBJ_OK;
@@ -347,8 +735,7 @@ static void open_object(struct inline_ctx *ix, struct object *o, const char *pat
         return;
     }
     dwfl_report_begin(o->dwfl);
-    const char *base = strrchr(path, '/') + 1;
-    o->mod = dwfl_report_offline(o->dwfl, base, path, -1);
+    o->mod = dwfl_report_offline(o->dwfl, path_base(path), path, -1);
     dwfl_report_end(o->dwfl, NULL, NULL);
     if (!o->mod) {
         fail_object(o, "cannot read it: %s", dwfl_errmsg(-1));
@@ -358,7 +745,8 @@ static void open_object(struct inline_ctx *ix, struct object *o, const char *pat
         fail_object(o, "cannot read it: %s", dwfl_errmsg(-1));
         return;
     }
-    o->dbg = dwfl_module_getdwarf(o->mod, &o->dwarf_bias);
+    if (!open_dwarf(ix, o, path))
+        o->dbg = dwfl_module_getdwarf(o->mod, &o->dwarf_bias);
     if (!o->dbg) {
         fail_object(o, "%s", "no DWARF debug info, in it or in a separate debug file");
         return;
@@ -540,17 +928,18 @@ static void find_bias(struct inline_ctx *ix, struct object *o, const struct samp
 
 /* ---- scope trees ---------------------------------------------------------------------- */
 
-static uint32_t new_scope(struct scope_tree *t, Dwarf_Off die, bool subprogram)
+static uint32_t new_scope(struct scope_tree *t, const Dwarf_Die *name_die, uint32_t parent,
+                          bool subprogram)
 {
     if (t->nnodes >= UINT32_MAX - 1)
         out_of_memory();
     GROW(t->nodes, t->nodes_cap, t->nnodes);
-    t->nodes[t->nnodes] = (struct scope_node){die, 0, 0, NONE, subprogram};
+    t->nodes[t->nnodes] = (struct scope_node){*name_die, parent, 0, 0, NONE, subprogram};
     return (uint32_t)t->nnodes++;
 }
 
 static void walk_children(struct inline_ctx *ix, struct scope_tree *t, Dwarf_Die *die,
-                          int depth);
+                          uint32_t parent, int depth);
 
 /* Children's entries of `node` were pushed to ix->pending from `mark`
  * on: sort them into the tree. */
@@ -581,40 +970,141 @@ static void close_scope(struct inline_ctx *ix, struct scope_tree *t, uint32_t no
     ix->npending = mark;
 }
 
-static void visit(struct inline_ctx *ix, struct scope_tree *t, Dwarf_Die *die, int depth)
+/* The attributes of a scope DIE that the tree needs, read in one pass
+ * (dwarf_lowpc and friends each scan the DIE and its abstract origin). */
+struct scope_attrs {
+    Dwarf_Attribute low, high, origin;
+    bool has_low, has_high, has_ranges, has_origin, has_name;
+};
+
+static int scope_attr(Dwarf_Attribute *attr, void *arg)
 {
-    int tag = dwarf_tag(die);
-    if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine) {
-        /* Lexical blocks, namespaces, ...: look through them. */
-        if (dwarf_haschildren(die) > 0)
-            walk_children(ix, t, die, depth + 1);
+    struct scope_attrs *a = arg;
+    switch (dwarf_whatattr(attr)) {
+    case DW_AT_low_pc:
+        a->low = *attr;
+        a->has_low = true;
+        break;
+    case DW_AT_high_pc:
+        a->high = *attr;
+        a->has_high = true;
+        break;
+    case DW_AT_ranges:
+        a->has_ranges = true;
+        break;
+    case DW_AT_abstract_origin:
+    case DW_AT_specification:
+        if (!a->has_origin) {
+            a->origin = *attr;
+            a->has_origin = true;
+        }
+        break;
+    case DW_AT_name:
+    case DW_AT_linkage_name:
+    case DW_AT_MIPS_linkage_name:
+        a->has_name = true;
+        break;
+    default:
+        break;
+    }
+    return DWARF_CB_OK;
+}
+
+/* Pushes the DIE's address ranges to ix->pending (as dwarf_ranges
+ * would find them: low_pc/high_pc, else DW_AT_ranges). */
+static void push_ranges(struct inline_ctx *ix, Dwarf_Die *die, const struct scope_attrs *a)
+{
+    Dwarf_Addr lo, hi;
+    if (a->has_low && a->has_high) {
+        Dwarf_Attribute high = a->high, low = a->low;
+        Dwarf_Word size;
+        if (dwarf_formaddr(&low, &lo) != 0)
+            return;
+        if (dwarf_hasform(&high, DW_FORM_addr) || dwarf_hasform(&high, DW_FORM_addrx) ||
+            dwarf_hasform(&high, DW_FORM_GNU_addr_index)) {
+            if (dwarf_formaddr(&high, &hi) != 0)
+                return;
+        } else if (dwarf_formudata(&high, &size) == 0) {
+            hi = lo + size;
+        } else {
+            return;
+        }
+        if (hi > lo) {
+            GROW(ix->pending, ix->pending_cap, ix->npending);
+            ix->pending[ix->npending++] = (struct scope_entry){lo, hi, NONE};
+        }
         return;
     }
-    /* Ranges first: scopes without code (declarations, abstract
-     * instances) hold nothing to find. */
-    size_t first = ix->npending;
+    if (!a->has_ranges)
+        return;
     ptrdiff_t off = 0;
-    Dwarf_Addr base, lo, hi;
+    Dwarf_Addr base;
     while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
         if (hi <= lo)
             continue;
         GROW(ix->pending, ix->pending_cap, ix->npending);
         ix->pending[ix->npending++] = (struct scope_entry){lo, hi, NONE};
     }
+}
+
+/* DIEs that may hold scopes with code, as dwarf_getscopes sees them. */
+static bool may_hold_scopes(int tag)
+{
+    switch (tag) {
+    case DW_TAG_lexical_block:
+    case DW_TAG_with_stmt:
+    case DW_TAG_catch_block:
+    case DW_TAG_try_block:
+    case DW_TAG_entry_point:
+    case DW_TAG_module:
+    case DW_TAG_namespace:
+    case DW_TAG_class_type:
+    case DW_TAG_structure_type:
+    case DW_TAG_union_type:
+    case DW_TAG_interface_type:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void visit(struct inline_ctx *ix, struct scope_tree *t, Dwarf_Die *die,
+                  uint32_t parent, int depth)
+{
+    int tag = dwarf_tag(die);
+    if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine) {
+        /* Lexical blocks, namespaces, ...: look through them. */
+        if (may_hold_scopes(tag) && dwarf_haschildren(die) > 0)
+            walk_children(ix, t, die, parent, depth + 1);
+        return;
+    }
+    /* Ranges first: scopes without code (declarations, abstract
+     * instances) hold nothing to find. */
+    struct scope_attrs a;
+    memset(&a, 0, sizeof a);
+    if (dwarf_getattrs(die, scope_attr, &a, 0) != 1)
+        return;
+    size_t first = ix->npending;
+    push_ranges(ix, die, &a);
     size_t last = ix->npending;
     if (last == first)
         return;
-    uint32_t node = new_scope(t, dwarf_dieoffset(die), tag == DW_TAG_subprogram);
+    /* The name is looked up lazily from the DIE that has it or from its
+     * abstract origin (the same DIE for every inlined copy). */
+    Dwarf_Die origin, *name_die = die;
+    if (!a.has_name && a.has_origin && dwarf_formref_die(&a.origin, &origin))
+        name_die = &origin;
+    uint32_t node = new_scope(t, name_die, parent, tag == DW_TAG_subprogram);
     for (size_t i = first; i < last; i++)
         ix->pending[i].node = node;
     size_t mark = ix->npending;
     if (dwarf_haschildren(die) > 0)
-        walk_children(ix, t, die, depth + 1);
+        walk_children(ix, t, die, node, depth + 1);
     close_scope(ix, t, node, mark);
 }
 
 static void walk_children(struct inline_ctx *ix, struct scope_tree *t, Dwarf_Die *die,
-                          int depth)
+                          uint32_t parent, int depth)
 {
     if (depth > MAX_SCOPE_DEPTH)
         return;
@@ -622,123 +1112,233 @@ static void walk_children(struct inline_ctx *ix, struct scope_tree *t, Dwarf_Die
     if (dwarf_child(die, &child) != 0)
         return;
     do
-        visit(ix, t, &child, depth);
+        visit(ix, t, &child, parent, depth);
     while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static void push_flat(struct scope_tree *t, uint64_t lo, uint64_t hi, uint32_t node)
+{
+    if (node == 0)
+        return; /* the unit itself: nothing inlined */
+    if (t->nflat > 0) {
+        struct scope_entry *prev = &t->flat[t->nflat - 1];
+        if (prev->hi == lo && prev->node == node) {
+            prev->hi = hi;
+            return;
+        }
+    }
+    GROW(t->flat, t->flat_cap, t->nflat);
+    t->flat[t->nflat++] = (struct scope_entry){lo, hi, node};
+}
+
+/* The part [lo, hi) of `node`'s code into t->flat: where a child scope
+ * has code, the child's (recursively), elsewhere the node's. Siblings
+ * do not overlap in sane DWARF; if they do, the first one wins. */
+static void flatten(struct scope_tree *t, uint32_t node, uint64_t lo, uint64_t hi, int depth)
+{
+    uint64_t cur = lo;
+    const struct scope_node *n = &t->nodes[node];
+    for (uint32_t i = 0; i < n->count && depth <= MAX_SCOPE_DEPTH + 1; i++) {
+        const struct scope_entry *c = &t->entries[n->first + i];
+        if (c->lo >= hi)
+            break;
+        uint64_t s = c->lo > cur ? c->lo : cur, e = c->hi < hi ? c->hi : hi;
+        if (s >= e)
+            continue;
+        if (s > cur)
+            push_flat(t, cur, s, node);
+        flatten(t, c->node, s, e, depth + 1);
+        cur = e;
+    }
+    if (cur < hi)
+        push_flat(t, cur, hi, node);
 }
 
 static struct scope_tree *build_tree(struct inline_ctx *ix, Dwarf_Die *cudie)
 {
     struct scope_tree *t = xcalloc(1, sizeof *t);
-    uint32_t root = new_scope(t, dwarf_dieoffset(cudie), true);
+    uint32_t root = new_scope(t, cudie, NONE, true);
     size_t mark = ix->npending;
-    walk_children(ix, t, cudie, 0);
+    walk_children(ix, t, cudie, root, 0);
     close_scope(ix, t, root, mark);
+    flatten(t, root, 0, UINT64_MAX, 0);
+    free(t->entries); /* the flat table is all lookups need */
+    t->entries = NULL;
+    t->nentries = t->entries_cap = 0;
     return t;
 }
 
-/* Child scope of `node` whose ranges hold pc, or NONE. */
-static uint32_t child_at(const struct scope_tree *t, uint32_t node, uint64_t pc)
+/* Innermost scope whose code holds pc, or 0 (the unit). */
+static uint32_t scope_at(struct scope_tree *t, uint64_t pc)
 {
-    const struct scope_node *n = &t->nodes[node];
-    const struct scope_entry *e = t->entries + n->first;
-    size_t lo = 0, hi = n->count; /* first entry with e.lo > pc */
+    const struct scope_entry *f = t->flat;
+    size_t last = t->last;
+    if (last < t->nflat && f[last].lo <= pc) {
+        /* Addresses come mostly in ascending runs. */
+        if (pc < f[last].hi)
+            return f[last].node;
+        if (last + 1 < t->nflat && f[last + 1].lo <= pc && pc < f[last + 1].hi) {
+            t->last = last + 1;
+            return f[last + 1].node;
+        }
+    }
+    size_t lo = 0, hi = t->nflat; /* first interval with lo > pc */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (e[mid].lo <= pc)
+        if (f[mid].lo <= pc)
             lo = mid + 1;
         else
             hi = mid;
     }
-    /* Siblings do not overlap in sane DWARF; look back a little anyway. */
-    for (size_t i = lo, tries = 0; i > 0 && tries < 8; i--, tries++)
-        if (pc < e[i - 1].hi)
-            return e[i - 1].node;
-    return NONE;
+    if (lo == 0 || pc >= f[lo - 1].hi)
+        return 0;
+    t->last = lo - 1;
+    return f[lo - 1].node;
 }
 
-static uint32_t frame_name(struct inline_ctx *ix, struct object *o, struct scope_node *sn,
-                           struct strtab *names)
+/* Name attributes along DW_AT_abstract_origin and DW_AT_specification,
+ * the first of each kind found (as dwarf_attr_integrate would). */
+struct name_attrs {
+    const char *linkage, *name;
+    Dwarf_Attribute next;
+    bool has_next;
+};
+
+static int name_attr(Dwarf_Attribute *attr, void *arg)
 {
-    if (sn->frame != NONE)
-        return sn->frame;
-    Dwarf_Die die, *d = dwarf_offdie(o->dbg, sn->die, &die);
+    struct name_attrs *a = arg;
+    switch (dwarf_whatattr(attr)) {
+    case DW_AT_linkage_name:
+        if (!a->linkage)
+            a->linkage = dwarf_formstring(attr);
+        break;
+    case DW_AT_MIPS_linkage_name:
+        if (!a->linkage)
+            a->linkage = dwarf_formstring(attr);
+        break;
+    case DW_AT_name:
+        if (!a->name)
+            a->name = dwarf_formstring(attr);
+        break;
+    case DW_AT_abstract_origin:
+    case DW_AT_specification:
+        if (!a->has_next) {
+            a->next = *attr;
+            a->has_next = true;
+        }
+        break;
+    default:
+        break;
+    }
+    return DWARF_CB_OK;
+}
+
+static uint32_t frame_name(struct inline_ctx *ix, const Dwarf_Die *die, struct strtab *names)
+{
+    bool inserted;
+    uint32_t *slot = hashmap_upsert(&ix->frames, (uint64_t)(uintptr_t)die->addr, 0, NONE,
+                                    &inserted);
+    if (!inserted)
+        return *slot;
+    struct name_attrs a = {NULL, NULL, {0, 0, NULL, NULL}, false};
+    Dwarf_Die cur = *die;
+    for (int hops = 0; hops < 16; hops++) {
+        a.has_next = false;
+        if (dwarf_getattrs(&cur, name_attr, &a, 0) != 1 || (a.linkage && a.name) ||
+            !a.has_next || !dwarf_formref_die(&a.next, &cur))
+            break;
+    }
     const char *name = NULL;
     char *demangled = NULL;
-    if (d) {
-        Dwarf_Attribute attr;
-        const char *linkage = dwarf_formstring(dwarf_attr_integrate(d, DW_AT_linkage_name, &attr));
-        if (!linkage)
-            linkage = dwarf_formstring(dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &attr));
-        if (linkage && ix->mangled_names)
-            name = linkage;
-        else if (linkage && (demangled = demangle(linkage)))
-            name = demangled;
-        else
-            name = dwarf_diename(d);
-    }
+    if (a.linkage && ix->mangled_names)
+        name = a.linkage;
+    else if (a.linkage && (demangled = demangle(a.linkage)))
+        name = demangled;
+    else
+        name = a.name;
     struct buf *b = &ix->text;
     b->len = 0;
     buf_append(b, name ? name : "??", strlen(name ? name : "??"));
     buf_append(b, INLINE_MARK, strlen(INLINE_MARK));
     free(demangled);
-    sn->frame = strtab_intern(names, b->data, b->len);
-    return sn->frame;
+    uint32_t frame = strtab_intern(names, b->data, b->len);
+    /* The slot is still valid: nothing above touched ix->frames. */
+    *slot = frame;
+    return frame;
 }
 
-/* Chain of inlined frames at address addr of object o, interned. */
+/* The chain of inlined frames of scope `node`, interned. */
+static uint32_t chain_of(struct inline_ctx *ix, struct scope_tree *t, uint32_t node,
+                         struct strtab *names)
+{
+    if (t->nodes[node].chain != NONE)
+        return t->nodes[node].chain;
+    /* Up to the nearest ancestor whose chain is known, or a function of
+     * its own (the unit, a nested function): their chain is empty. */
+    size_t n = 0;
+    uint32_t top = node;
+    while (t->nodes[top].chain == NONE && !t->nodes[top].subprogram) {
+        GROW(ix->chain, ix->chain_cap, n);
+        ix->chain[n++] = top;
+        top = t->nodes[top].parent;
+    }
+    if (t->nodes[top].chain == NONE)
+        t->nodes[top].chain = ix->empty_chain;
+    uint32_t chain = t->nodes[top].chain;
+    /* Then down again, one frame longer at each step. */
+    struct buf *frames = &ix->frames_buf;
+    while (n > 0) {
+        uint32_t s = ix->chain[--n];
+        uint32_t frame = frame_name(ix, &t->nodes[s].name_die, names);
+        frames->len = 0;
+        buf_append(frames, strtab_str(&ix->chains, chain), strtab_len(&ix->chains, chain));
+        buf_append(frames, (const char *)&frame, sizeof frame);
+        chain = strtab_intern(&ix->chains, frames->data, frames->len);
+        t->nodes[s].chain = chain;
+    }
+    return chain;
+}
+
+/* Chain of inlined frames at address addr of object oi, interned. */
 static uint32_t resolve(struct inline_ctx *ix, uint32_t oi, uint64_t addr,
                         struct strtab *names)
 {
-    bool inserted;
-    uint32_t *slot = hashmap_upsert(&ix->memo, oi, addr, ix->empty_chain, &inserted);
-    if (!inserted)
-        return *slot;
     struct object *o = &ix->objects[oi];
     if (o->state != OBJ_OK) {
-        o->lost_addrs++;
+        bool inserted;
+        hashmap_upsert(&ix->lost, oi, addr, 0, &inserted);
+        if (inserted)
+            o->lost_addrs++;
         return ix->empty_chain;
     }
     uint64_t pc = addr - o->bias + o->elf_bias - o->dwarf_bias;
-    /* The unit: last range starting at or below pc. */
-    size_t lo = 0, hi = o->nranges;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (o->ranges[mid].lo <= pc)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    uint32_t cu = NONE;
-    for (size_t i = lo, tries = 0; i > 0 && tries < 8; i--, tries++)
-        if (pc < o->ranges[i - 1].hi) {
-            cu = o->ranges[i - 1].cu;
-            break;
+    /* The unit: the range holding pc, mostly the previous one. */
+    const struct cu_range *r = o->ranges;
+    size_t i = o->last_range;
+    if (!(i < o->nranges && r[i].lo <= pc && pc < r[i].hi)) {
+        size_t lo = 0, hi = o->nranges; /* last range starting at or below pc */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (r[mid].lo <= pc)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
-    if (cu == NONE)
-        return ix->empty_chain;
-    struct cu_info *ci = &o->cus[cu];
+        i = SIZE_MAX;
+        for (size_t j = lo, tries = 0; j > 0 && tries < 8; j--, tries++)
+            if (pc < r[j - 1].hi) {
+                i = j - 1;
+                break;
+            }
+        if (i == SIZE_MAX)
+            return ix->empty_chain;
+        o->last_range = i;
+    }
+    struct cu_info *ci = &o->cus[r[i].cu];
     if (!ci->tree)
         ci->tree = build_tree(ix, &ci->die);
-    struct scope_tree *t = ci->tree;
-    ix->chain_len = 0;
-    for (uint32_t node = 0;;) {
-        uint32_t child = child_at(t, node, pc);
-        if (child == NONE)
-            break;
-        if (t->nodes[child].subprogram) {
-            ix->chain_len = 0; /* a function of its own (nested function) */
-        } else {
-            GROW(ix->chain, ix->chain_cap, ix->chain_len);
-            ix->chain[ix->chain_len++] = frame_name(ix, o, &t->nodes[child], names);
-        }
-        node = child;
-    }
-    uint32_t id = ix->chain_len == 0
-                      ? ix->empty_chain
-                      : strtab_intern(&ix->chains, (const char *)ix->chain,
-                                      ix->chain_len * sizeof *ix->chain);
-    *slot = id; /* nothing above touched the memo: the slot is still valid */
-    return id;
+    uint32_t node = scope_at(ci->tree, pc);
+    return node == 0 ? ix->empty_chain : chain_of(ix, ci->tree, node, names);
 }
 
 /* ---- into the call graph --------------------------------------------------------------- */
@@ -855,17 +1455,25 @@ int inline_apply(struct inline_ctx *ix, struct profile *p, struct strtab *names,
     struct hashmap by_chain;
     hashmap_init(&by_chain);
     size_t nsum = 0;
+    uint32_t prev_node = NONE, prev_chain = NONE, prev_slot = 0;
     for (size_t i = 0; i < ix->nselfs && rc == 0; i++) {
         struct self_rec r = ix->selfs[i];
         uint32_t chain = resolve(ix, obj[r.node], r.addr, names);
         struct object *o = &ix->objects[obj[r.node]];
         if (o->state != OBJ_OK && !add_u64(o->lost_cost, r.cost, &o->lost_cost))
             o->lost_cost = UINT64_MAX;
-        bool inserted;
-        uint32_t *slot = hashmap_upsert(&by_chain, r.node, chain, (uint32_t)nsum, &inserted);
-        if (inserted)
-            ix->selfs[nsum++] = (struct self_rec){r.node, chain, r.cost};
-        else if (!add_u64(ix->selfs[*slot].cost, r.cost, &ix->selfs[*slot].cost))
+        /* Neighbouring records mostly share function and chain. */
+        if (r.node != prev_node || chain != prev_chain) {
+            bool inserted;
+            uint32_t *slot = hashmap_upsert(&by_chain, r.node, chain, (uint32_t)nsum,
+                                            &inserted);
+            if (inserted)
+                ix->selfs[nsum++] = (struct self_rec){r.node, chain, 0};
+            prev_node = r.node;
+            prev_chain = chain;
+            prev_slot = *slot;
+        }
+        if (!add_u64(ix->selfs[prev_slot].cost, r.cost, &ix->selfs[prev_slot].cost))
             rc = -1;
     }
     hashmap_free(&by_chain);

@@ -1,0 +1,122 @@
+#!/bin/sh
+# callgrind_fold --inline against the same run without it (issue 8).
+#
+#   bench/inline-bench.sh [CALLGRIND_FOLD] [VALGRIND] [ROUNDS]
+#
+# Generates a C program (bench/work/inline/gen.c) with FUNCS functions,
+# each inlining three always_inline helpers of straight-line code, so that
+# the profile has about 100k distinct instruction addresses; compiles it
+# with -O2 -g, profiles it once with callgrind --dump-instr=yes (cached),
+# then times callgrind_fold without and with --inline alternately, ROUNDS
+# times each (default 7), and prints the median of the per-round ratios
+# (with --inline / without; target: at most 3), of wall time and of CPU
+# time (user + system, less sensitive to other load on the machine).
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(dirname "$HERE")
+FOLD=${1:-$ROOT/callgrind_fold/callgrind_fold}
+VALGRIND=${2:-$ROOT/dist/bin/valgrind}
+ROUNDS=${3:-7}
+FUNCS=${FUNCS:-1200}
+CC=${CC:-gcc}
+# LINK=-static leaves libc and ld.so (and their separate debug files, if
+# installed) out of the profile: only the per-address cost is measured.
+LINK=${LINK:-}
+W=$HERE/work/inline$LINK
+mkdir -p "$W"
+
+if [ ! -s "$W/cg.out" ] || [ "$(cat "$W/funcs" 2>/dev/null)" != "$FUNCS" ]; then
+    python3 - "$FUNCS" > "$W/gen.c" <<'EOF'
+import sys
+n = int(sys.argv[1])
+print("static volatile unsigned long sink;")
+for i in range(n):
+    for h in range(3):
+        # Straight-line code, different constants per helper: ~25 distinct
+        # instructions each, no loop, so every address is a new cost line.
+        body = "".join("    x = x * %du + %du; sink = x;\n" % (2 * (i + k + h) + 3, i * 7 + k)
+                       for k in range(8))
+        print("static inline __attribute__((always_inline)) unsigned long "
+              "h%d_%d(unsigned long x)\n{\n%s    return x;\n}" % (i, h, body))
+    print("__attribute__((noinline)) unsigned long f%d(unsigned long x)\n{\n"
+          "    x = h%d_0(x);\n    if (x & 1) x = h%d_1(x);\n    else x = h%d_2(x);\n"
+          "    return h%d_1(x) + h%d_2(x ^ 1);\n}" % (i, i, i, i, i, i))
+print("int main(void)\n{\n    unsigned long x = 1;")
+print("    for (int r = 0; r < 4; r++) {")
+for i in range(n):
+    print("        x = f%d(x);" % i)
+print("    }\n    sink = x;\n    return 0;\n}")
+EOF
+    echo "compiling $FUNCS functions ..." >&2
+    "$CC" -O2 -g $LINK -o "$W/gen" "$W/gen.c"
+    echo "profiling ..." >&2
+    rm -f "$W/cg.out"
+    "$VALGRIND" --tool=callgrind --dump-instr=yes --callgrind-out-file="$W/cg.out" \
+        "$W/gen" 2>"$W/valgrind.log"
+    echo "$FUNCS" > "$W/funcs"
+fi
+
+# Distinct (object, address) pairs of cost lines, counted independently.
+python3 - "$W/cg.out" <<'EOF' >&2
+import re, sys
+ids, ob, last, addrs, call, jump = {}, "", 0, set(), False, False
+for line in open(sys.argv[1]):
+    if line.startswith(("ob=", "cob=")):
+        m = re.match(r"c?ob=(?:\((\d+)\))? ?(.*)", line.rstrip("\n"))
+        if m.group(1) and m.group(2):
+            ids[m.group(1)] = m.group(2)
+        if line.startswith("ob="):
+            ob = m.group(2) or ids[m.group(1)]
+    elif line.startswith("fn="):
+        last = 0
+    elif line.startswith("calls="):
+        call = True
+    elif line.startswith(("jump=", "jcnd=")):
+        jump = True
+    elif line[:1].isdigit() or line[:1] in ("+", "-", "*"):
+        t = line.split()[0]
+        a = (last if t == "*" else last + int(t[1:], 0) if t[0] == "+"
+             else last - int(t[1:], 0) if t[0] == "-" else int(t, 0))
+        if not call and not jump:
+            last = a
+        call = jump = False
+        addrs.add((ob, a))
+print("profile: %d distinct addresses, %d bytes" % (len(addrs),
+      len(open(sys.argv[1], "rb").read())))
+EOF
+
+# One timed run: prints "wall cpu" in seconds.
+timed() {
+    /usr/bin/time -f '%e %U %S' -o "$W/time" "$@" > "$W/out" 2>"$W/err"
+    awk '{printf "%s %.3f\n", $1, $2 + $3}' "$W/time"
+}
+ratios=""; cpu_ratios=""; plain_times=""; inline_times=""
+i=0
+while [ "$i" -lt "$ROUNDS" ]; do
+    set -- $(timed "$FOLD" "$W/cg.out"); pw=$1; pc=$2
+    cp "$W/out" "$W/plain.folded"
+    set -- $(timed "$FOLD" --inline "$W/cg.out"); iw=$1; ic=$2
+    cp "$W/out" "$W/inline.folded"; cp "$W/err" "$W/inline.err"
+    plain_times="$plain_times $pw"
+    inline_times="$inline_times $iw"
+    ratios="$ratios $(echo "$iw / $pw" | bc -l)"
+    cpu_ratios="$cpu_ratios $(echo "$ic / ($pc + 0.0005)" | bc -l)"
+    i=$((i + 1))
+done
+
+median() { printf '%s\n' $1 | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+inlined=$(grep -c '\[inlined\]' "$W/inline.folded" || true)
+sum_plain=$(awk '{s+=$NF} END {printf "%d", s}' "$W/plain.folded")
+sum_inline=$(awk '{s+=$NF} END {printf "%d", s}' "$W/inline.folded")
+printf 'stacks: %s without --inline, %s with (%s with inlined frames); sums %s / %s\n' \
+    "$(wc -l < "$W/plain.folded")" "$(wc -l < "$W/inline.folded")" "$inlined" \
+    "$sum_plain" "$sum_inline"
+printf 'median time: without --inline %.3f s, with --inline %.3f s (%s rounds)\n' \
+    "$(median "$plain_times")" "$(median "$inline_times")" "$ROUNDS"
+printf 'ratio with/without --inline (wall): median %.2f (min %.2f, max %.2f); target <= 3\n' \
+    "$(median "$ratios")" "$(printf '%s\n' $ratios | sort -g | head -1)" \
+    "$(printf '%s\n' $ratios | sort -g | tail -1)"
+printf 'ratio with/without --inline (CPU):  median %.2f (min %.2f, max %.2f)\n' \
+    "$(median "$cpu_ratios")" "$(printf '%s\n' $cpu_ratios | sort -g | head -1)" \
+    "$(printf '%s\n' $cpu_ratios | sort -g | tail -1)"
