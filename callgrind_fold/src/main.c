@@ -66,14 +66,6 @@ static const char usage_text[] =
     "Exit status: 0 success, 1 usage error, 2 unreadable or malformed input\n"
     "(reported as FILE:LINE: message), 3 output error or out of memory.\n";
 
-static _Noreturn void usage_error(const char *fmt, const char *arg)
-{
-    fputs("callgrind_fold: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\nTry 'callgrind_fold --help' for more information.\n", stderr);
-    exit(EXIT_USAGE);
-}
-
 /* "--name=value" or "--name value"; returns the value or NULL if `arg`
  * is not this option. */
 static const char *option_value(const char *arg, const char *name, int *i, int argc,

@@ -34,14 +34,6 @@ const char render_usage_text[] =
     "                     a flame graph sized by FILE (the new profile),\n"
     "                     red where it grew and blue where it shrank\n";
 
-static _Noreturn void bad(const char *fmt, const char *arg)
-{
-    fputs("callgrind_fold: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\nTry 'callgrind_fold --help' for more information.\n", stderr);
-    exit(EXIT_USAGE);
-}
-
 /* "--name=value", "--name value" (and "-fX", "-f X" for the short one). */
 static const char *value_of(const char *name, int *i, int argc, char **argv)
 {
@@ -56,7 +48,7 @@ static const char *value_of(const char *name, int *i, int argc, char **argv)
     if (arg[n] != '\0')
         return NULL;
     if (*i + 1 >= argc)
-        bad("option '%s' needs a value", name);
+        usage_error("option '%s' needs a value", name);
     return argv[++*i];
 }
 
@@ -69,7 +61,7 @@ static double number(const char *v, const char *option, double min, double max)
         char msg[128];
         snprintf(msg, sizeof msg, "%s wants a number from %g to %g, not '%%s'", option, min,
                  max);
-        bad(msg, v);
+        usage_error(msg, v);
     }
     return d;
 }
@@ -77,7 +69,7 @@ static double number(const char *v, const char *option, double min, double max)
 static const char *text(const char *v, const char *option)
 {
     if (!*v)
-        bad("%s wants a non-empty text", option);
+        usage_error("%s wants a non-empty text", option);
     return v;
 }
 
@@ -88,7 +80,7 @@ int render_option(int *i, int argc, char **argv, struct render_options *ro)
         ro->inverted = true;
     } else if ((v = value_of("--format", i, argc, argv)) || (v = value_of("-f", i, argc, argv))) {
         if (!render_parse_format(v, &ro->format))
-            bad("--format wants folded, svg, speedscope, dot, png or svg-graph, not '%s'", v);
+            usage_error("--format wants folded, svg, speedscope, dot, png or svg-graph, not '%s'", v);
     } else if ((v = value_of("--title", i, argc, argv))) {
         ro->title = text(v, "--title");
     } else if ((v = value_of("--subtitle", i, argc, argv))) {
@@ -109,7 +101,7 @@ int render_option(int *i, int argc, char **argv, struct render_options *ro)
         else if (strcmp(v, "obj") == 0)
             ro->colors = COLORS_OBJ;
         else
-            bad("--colors wants 'name' or 'obj', not '%s'", v);
+            usage_error("--colors wants 'name' or 'obj', not '%s'", v);
     } else if ((v = value_of("--diff", i, argc, argv))) {
         ro->diff_base = text(v, "--diff");
     } else {
@@ -121,6 +113,6 @@ int render_option(int *i, int argc, char **argv, struct render_options *ro)
 void render_check_options(const struct render_options *ro)
 {
     if (ro->diff_base && ro->format != FORMAT_FOLDED && ro->format != FORMAT_SVG)
-        bad("%s", "--diff writes folded lines or, with -f svg, a flame graph; "
+        usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph; "
                   "not other formats");
 }

@@ -83,3 +83,11 @@ void buf_free(struct buf *b)
     b->data = NULL;
     b->len = b->cap = 0;
 }
+
+_Noreturn void usage_error(const char *fmt, const char *arg)
+{
+    fputs("callgrind_fold: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'callgrind_fold --help' for more information.\n", stderr);
+    exit(EXIT_USAGE);
+}

@@ -13,6 +13,10 @@ enum {
     EXIT_OUTPUT = 3   /* cannot write output or out of memory */
 };
 
+/* A bad command line: "callgrind_fold: " + fmt (with one %s for arg),
+ * a hint at --help, exit with EXIT_USAGE. */
+_Noreturn void usage_error(const char *fmt, const char *arg);
+
 /* Allocation failure is not recoverable for a command line tool:
  * these print a message and exit with EXIT_OUTPUT. */
 _Noreturn void out_of_memory(void);
