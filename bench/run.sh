@@ -48,6 +48,7 @@ RESULTS=$BENCH/results
 # run to run, which would break the event check.
 WORKLOADS='
 calls_heavy | ./calls_heavy 15
+calls_shallow | ./calls_shallow 1000000
 loops       | ./loops_heavy 14
 startstop   | ./startstop 3000
 python      | @PY@ -S @BENCH@/workloads/pywork.py 6
@@ -68,6 +69,8 @@ python      | --obj-skip     | same |  | --obj-skip=@PYSKIP@
 sqlite      | no new options | same |  |
 sqlite      | --obj-skip     | same |  | --obj-skip=libsqlite3.so*
 calls_heavy | --dump-folded  | same |  | --dump-folded=yes --folded-out-file=@WORK@/out/folded
+calls_shallow | no new options | same |  |
+calls_shallow | --dump-folded  | same |  | --dump-folded=yes --folded-out-file=@WORK@/out/folded
 sqlite      | --dump-folded  | same |  | --dump-folded=yes --folded-out-file=@WORK@/out/folded
 startstop   | START/STOP x3000 | same | --instr-atstart=no | --instr-atstart=no
 startstop   | START/STOP x3000, --dump-folded | same | --instr-atstart=no | --instr-atstart=no --dump-folded=yes --folded-out-file=@WORK@/out/folded
