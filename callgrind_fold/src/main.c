@@ -66,23 +66,6 @@ static const char usage_text[] =
     "Exit status: 0 success, 1 usage error, 2 unreadable or malformed input\n"
     "(reported as FILE:LINE: message), 3 output error or out of memory.\n";
 
-/* "--name=value" or "--name value"; returns the value or NULL if `arg`
- * is not this option. */
-static const char *option_value(const char *arg, const char *name, int *i, int argc,
-                                char **argv)
-{
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0)
-        return NULL;
-    if (arg[n] == '=')
-        return arg + n + 1;
-    if (arg[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc)
-        usage_error("option '%s' needs a value", name);
-    return argv[++*i];
-}
-
 static uint64_t parse_part(const char *s)
 {
     if (strcmp(s, "all") == 0)

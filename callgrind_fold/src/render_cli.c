@@ -39,17 +39,9 @@ static const char *value_of(const char *name, int *i, int argc, char **argv)
 {
     const char *arg = argv[*i];
     size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0)
-        return NULL;
-    if (name[1] != '-' && arg[n] != '\0')
+    if (name[1] != '-' && strncmp(arg, name, n) == 0 && arg[n] != '\0')
         return arg + n; /* -fsvg */
-    if (arg[n] == '=')
-        return arg + n + 1;
-    if (arg[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc)
-        usage_error("option '%s' needs a value", name);
-    return argv[++*i];
+    return option_value(arg, name, i, argc, argv);
 }
 
 static double number(const char *v, const char *option, double min, double max)

@@ -91,3 +91,17 @@ _Noreturn void usage_error(const char *fmt, const char *arg)
     fputs("\nTry 'callgrind_fold --help' for more information.\n", stderr);
     exit(EXIT_USAGE);
 }
+
+const char *option_value(const char *arg, const char *name, int *i, int argc, char **argv)
+{
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return NULL;
+    if (arg[n] == '=')
+        return arg + n + 1;
+    if (arg[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc)
+        usage_error("option '%s' needs a value", name);
+    return argv[++*i];
+}
