@@ -8,16 +8,16 @@
 # the profile has about 100k distinct instruction addresses; compiles it
 # with -O2 -g, profiles it once with callgrind --dump-instr=yes (cached),
 # then times callgrind_fold without and with --inline alternately, ROUNDS
-# times each (default 7), and prints the median of the per-round ratios
+# times each (default 15), and prints the median of the per-round ratios
 # (with --inline / without; target: at most 3), of wall time and of CPU
-# time (user + system, less sensitive to other load on the machine).
+# time (user + system).
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
 FOLD=${1:-$ROOT/callgrind_fold/callgrind_fold}
 VALGRIND=${2:-$ROOT/dist/bin/valgrind}
-ROUNDS=${3:-7}
+ROUNDS=${3:-15}
 FUNCS=${FUNCS:-1200}
 CC=${CC:-gcc}
 # LINK=-static leaves libc and ld.so (and their separate debug files, if
@@ -86,37 +86,40 @@ print("profile: %d distinct addresses, %d bytes" % (len(addrs),
       len(open(sys.argv[1], "rb").read())))
 EOF
 
-# One timed run: prints "wall cpu" in seconds.
-timed() {
-    /usr/bin/time -f '%e %U %S' -o "$W/time" "$@" > "$W/out" 2>"$W/err"
-    awk '{printf "%s %.3f\n", $1, $2 + $3}' "$W/time"
-}
-ratios=""; cpu_ratios=""; plain_times=""; inline_times=""
-i=0
-while [ "$i" -lt "$ROUNDS" ]; do
-    set -- $(timed "$FOLD" "$W/cg.out"); pw=$1; pc=$2
-    cp "$W/out" "$W/plain.folded"
-    set -- $(timed "$FOLD" --inline "$W/cg.out"); iw=$1; ic=$2
-    cp "$W/out" "$W/inline.folded"; cp "$W/err" "$W/inline.err"
-    plain_times="$plain_times $pw"
-    inline_times="$inline_times $iw"
-    ratios="$ratios $(echo "$iw / $pw" | bc -l)"
-    cpu_ratios="$cpu_ratios $(echo "$ic / ($pc + 0.0005)" | bc -l)"
-    i=$((i + 1))
-done
+# Both runs alternately, ROUNDS times, timed with a monotonic clock (a
+# run takes tens of milliseconds: /usr/bin/time's 10 ms steps are too
+# coarse) and by the CPU time the kernel counted (user + system; the
+# --inline run opens objects on a second thread, so its CPU time can
+# exceed its wall time).
+python3 - "$ROUNDS" "$W" "$FOLD" <<'EOF'
+import resource, statistics, subprocess, sys, time
+rounds, work, fold = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 
-median() { printf '%s\n' $1 | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+def run(args, name):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    with open("%s/%s.folded" % (work, name), "wb") as out, \
+         open("%s/%s.err" % (work, name), "wb") as err:
+        subprocess.run(args + [work + "/cg.out"], stdout=out, stderr=err, check=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+plain, inline = [], []
+for _ in range(rounds):
+    plain.append(run([fold], "plain"))
+    inline.append(run([fold, "--inline"], "inline"))
+med = statistics.median
+print("median time: without --inline %.4f s, with --inline %.4f s (%d rounds)"
+      % (med(p[0] for p in plain), med(i[0] for i in inline), rounds))
+for what, k in (("wall", 0), ("CPU", 1)):
+    r = [i[k] / max(p[k], 1e-6) for p, i in zip(plain, inline)]
+    print("ratio with/without --inline (%s): median %.2f (min %.2f, max %.2f)%s"
+          % (what, med(r), min(r), max(r), "; target <= 3" if k == 0 else ""))
+EOF
 inlined=$(grep -c '\[inlined\]' "$W/inline.folded" || true)
 sum_plain=$(awk '{s+=$NF} END {printf "%d", s}' "$W/plain.folded")
 sum_inline=$(awk '{s+=$NF} END {printf "%d", s}' "$W/inline.folded")
 printf 'stacks: %s without --inline, %s with (%s with inlined frames); sums %s / %s\n' \
     "$(wc -l < "$W/plain.folded")" "$(wc -l < "$W/inline.folded")" "$inlined" \
     "$sum_plain" "$sum_inline"
-printf 'median time: without --inline %.3f s, with --inline %.3f s (%s rounds)\n' \
-    "$(median "$plain_times")" "$(median "$inline_times")" "$ROUNDS"
-printf 'ratio with/without --inline (wall): median %.2f (min %.2f, max %.2f); target <= 3\n' \
-    "$(median "$ratios")" "$(printf '%s\n' $ratios | sort -g | head -1)" \
-    "$(printf '%s\n' $ratios | sort -g | tail -1)"
-printf 'ratio with/without --inline (CPU):  median %.2f (min %.2f, max %.2f)\n' \
-    "$(median "$cpu_ratios")" "$(printf '%s\n' $cpu_ratios | sort -g | head -1)" \
-    "$(printf '%s\n' $cpu_ratios | sort -g | tail -1)"

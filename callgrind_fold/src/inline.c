@@ -62,17 +62,22 @@ struct scope_entry {
 
 /* A subprogram or inlined-subroutine scope with code. */
 struct scope_node {
-    Dwarf_Die name_die;    /* where its name is looked up (integrating) */
+    /* Where its name is looked up (integrating); in a unit's index, the
+     * function's own DIE. */
+    Dwarf_Die name_die;
     uint32_t parent;
     uint32_t first, count; /* its children's entries, sorted by lo */
     uint32_t chain;        /* interned chain of inlined frames, NONE until needed */
     bool subprogram;
+    struct scope_tree *inner; /* in a unit's index: the function's tree, once needed */
 };
 
-/* One unit's scopes. While it is built, entries hold each node's
+/* The scopes of one function, or a unit's index of its functions (their
+ * outermost scopes only). While it is built, entries hold each node's
  * children; then the tree is flattened into `flat`: sorted, disjoint
  * intervals, each with the innermost scope that holds it. */
 struct scope_tree {
+    bool index;            /* a unit's index */
     struct scope_node *nodes;
     size_t nnodes, nodes_cap;
     struct scope_entry *entries;
@@ -88,8 +93,9 @@ struct cu_range {
 };
 
 struct cu_info {
-    Dwarf_Die die;           /* the unit's DIE with the scopes */
-    struct scope_tree *tree; /* NULL until an address falls in the unit */
+    Dwarf_Die die;            /* the unit's DIE with the scopes */
+    struct scope_tree *index; /* NULL until an address falls in the unit */
+    bool c_unit;              /* the unit is C (see may_hold_scopes) */
 };
 
 enum obj_state { OBJ_NEW, OBJ_OK, OBJ_FAILED };
@@ -138,6 +144,7 @@ struct inline_ctx {
     size_t chain_len, chain_cap;
     struct scope_entry *pending;
     size_t npending, pending_cap;
+    bool c_unit;                   /* the unit being read is C */
     struct buf text, frames_buf;
     bool mangled_names;            /* callgrind ran with --demangle=no */
     /* libdeflate, if installed (see inflate_zlib). */
@@ -210,6 +217,8 @@ static void free_tree(struct scope_tree *t)
 {
     if (!t)
         return;
+    for (size_t i = 0; i < t->nnodes; i++)
+        free_tree(t->nodes[i].inner);
     free(t->nodes);
     free(t->entries);
     free(t->flat);
@@ -223,7 +232,7 @@ void inline_free(struct inline_ctx *ix)
     for (size_t i = 0; i < ix->nobjects; i++) {
         struct object *o = &ix->objects[i];
         for (size_t c = 0; c < o->ncus; c++)
-            free_tree(o->cus[c].tree);
+            free_tree(o->cus[c].index);
         free(o->cus);
         free(o->ranges);
         if (o->own_dbg)
@@ -333,9 +342,27 @@ static int cu_by_lo(const void *a, const void *b)
     return (x->cu > y->cu) - (x->cu < y->cu);
 }
 
+/* The address ranges of the units with code. Most compilers describe
+ * them in .debug_aranges, one small section read at once; a unit it
+ * does not describe is asked for its DW_AT_ranges, which costs several
+ * times more per unit (for libc's 2000 units, more than the rest of
+ * --inline on a large profile). */
 static void read_units(struct object *o)
 {
     size_t cap_r = 0, cap_c = 0;
+    Dwarf_Aranges *aranges = NULL;
+    size_t naranges = 0;
+    if (dwarf_getaranges(o->dbg, &aranges, &naranges) != 0)
+        naranges = 0;
+    struct hashmap described; /* unit DIE offset -> 1, then its unit index */
+    hashmap_init(&described);
+    for (size_t i = 0; i < naranges; i++) {
+        Dwarf_Addr addr;
+        Dwarf_Word len;
+        Dwarf_Off off;
+        if (dwarf_getarangeinfo(dwarf_onearange(aranges, i), &addr, &len, &off) == 0)
+            hashmap_put(&described, off, 0, NONE);
+    }
     Dwarf_CU *cu = NULL, *next;
     Dwarf_Half version;
     uint8_t unit_type;
@@ -347,24 +374,46 @@ static void read_units(struct object *o)
             scopes = &subdie; /* split DWARF whose .dwo was found */
         else if (unit_type != DW_UT_compile)
             continue;
-        ptrdiff_t off = 0;
-        Dwarf_Addr base, lo, hi;
         uint32_t index = (uint32_t)o->ncus;
         bool any = false;
-        while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
-            if (hi <= lo)
-                continue;
-            GROW(o->ranges, cap_r, o->nranges);
-            o->ranges[o->nranges++] = (struct cu_range){lo, hi, index};
+        uint32_t *slot = NULL;
+        bool inserted;
+        if (naranges)
+            slot = hashmap_upsert(&described, dwarf_dieoffset(&cudie), 0, 0, &inserted);
+        if (slot && !inserted) {
+            *slot = index;
             any = true;
+        } else {
+            ptrdiff_t off = 0;
+            Dwarf_Addr base, lo, hi;
+            while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
+                if (hi <= lo)
+                    continue;
+                GROW(o->ranges, cap_r, o->nranges);
+                o->ranges[o->nranges++] = (struct cu_range){lo, hi, index};
+                any = true;
+            }
         }
         if (!any)
             continue;
         GROW(o->cus, cap_c, o->ncus);
+        memset(&o->cus[o->ncus], 0, sizeof o->cus[o->ncus]);
         o->cus[o->ncus].die = *scopes;
-        o->cus[o->ncus].tree = NULL;
         o->ncus++;
     }
+    for (size_t i = 0; i < naranges; i++) {
+        Dwarf_Addr addr;
+        Dwarf_Word len;
+        Dwarf_Off off;
+        uint32_t index;
+        if (dwarf_getarangeinfo(dwarf_onearange(aranges, i), &addr, &len, &off) != 0 ||
+            !hashmap_get(&described, off, 0, &index) || index == NONE || len == 0 ||
+            addr + len < addr)
+            continue; /* a unit that is not compiled code (a type unit, ...) */
+        GROW(o->ranges, cap_r, o->nranges);
+        o->ranges[o->nranges++] = (struct cu_range){addr, addr + len, index};
+    }
+    hashmap_free(&described);
     qsort(o->ranges, o->nranges, sizeof *o->ranges, cu_by_lo);
 }
 
@@ -934,7 +983,7 @@ static uint32_t new_scope(struct scope_tree *t, const Dwarf_Die *name_die, uint3
     if (t->nnodes >= UINT32_MAX - 1)
         out_of_memory();
     GROW(t->nodes, t->nodes_cap, t->nnodes);
-    t->nodes[t->nnodes] = (struct scope_node){*name_die, parent, 0, 0, NONE, subprogram};
+    t->nodes[t->nnodes] = (struct scope_node){*name_die, parent, 0, 0, NONE, subprogram, NULL};
     return (uint32_t)t->nnodes++;
 }
 
@@ -1047,8 +1096,9 @@ static void push_ranges(struct inline_ctx *ix, Dwarf_Die *die, const struct scop
     }
 }
 
-/* DIEs that may hold scopes with code, as dwarf_getscopes sees them. */
-static bool may_hold_scopes(int tag)
+/* DIEs that may hold scopes with code, as dwarf_getscopes sees them
+ * (types only in languages whose types have member functions). */
+static bool may_hold_scopes(int tag, bool c_unit)
 {
     switch (tag) {
     case DW_TAG_lexical_block:
@@ -1058,11 +1108,12 @@ static bool may_hold_scopes(int tag)
     case DW_TAG_entry_point:
     case DW_TAG_module:
     case DW_TAG_namespace:
+        return true;
     case DW_TAG_class_type:
     case DW_TAG_structure_type:
     case DW_TAG_union_type:
     case DW_TAG_interface_type:
-        return true;
+        return !c_unit;
     default:
         return false;
     }
@@ -1074,7 +1125,7 @@ static void visit(struct inline_ctx *ix, struct scope_tree *t, Dwarf_Die *die,
     int tag = dwarf_tag(die);
     if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine) {
         /* Lexical blocks, namespaces, ...: look through them. */
-        if (may_hold_scopes(tag) && dwarf_haschildren(die) > 0)
+        if (may_hold_scopes(tag, ix->c_unit) && dwarf_haschildren(die) > 0)
             walk_children(ix, t, die, parent, depth + 1);
         return;
     }
@@ -1092,13 +1143,15 @@ static void visit(struct inline_ctx *ix, struct scope_tree *t, Dwarf_Die *die,
     /* The name is looked up lazily from the DIE that has it or from its
      * abstract origin (the same DIE for every inlined copy). */
     Dwarf_Die origin, *name_die = die;
-    if (!a.has_name && a.has_origin && dwarf_formref_die(&a.origin, &origin))
+    if (!t->index && !a.has_name && a.has_origin && dwarf_formref_die(&a.origin, &origin))
         name_die = &origin;
     uint32_t node = new_scope(t, name_die, parent, tag == DW_TAG_subprogram);
     for (size_t i = first; i < last; i++)
         ix->pending[i].node = node;
     size_t mark = ix->npending;
-    if (dwarf_haschildren(die) > 0)
+    /* An index stops at functions: their scopes are read when an
+     * address falls in them. */
+    if (!t->index && dwarf_haschildren(die) > 0)
         walk_children(ix, t, die, node, depth + 1);
     close_scope(ix, t, node, mark);
 }
@@ -1154,12 +1207,18 @@ static void flatten(struct scope_tree *t, uint32_t node, uint64_t lo, uint64_t h
         push_flat(t, cur, hi, node);
 }
 
-static struct scope_tree *build_tree(struct inline_ctx *ix, Dwarf_Die *cudie)
+/* A unit's index (of the unit's DIE), or a function's tree (of the
+ * function's DIE); node 0 stands for the unit either way. */
+static struct scope_tree *build_tree(struct inline_ctx *ix, Dwarf_Die *die, bool index)
 {
     struct scope_tree *t = xcalloc(1, sizeof *t);
-    uint32_t root = new_scope(t, cudie, NONE, true);
+    t->index = index;
+    uint32_t root = new_scope(t, die, NONE, true);
     size_t mark = ix->npending;
-    walk_children(ix, t, cudie, root, 0);
+    if (index)
+        walk_children(ix, t, die, root, 0);
+    else
+        visit(ix, t, die, root, 0);
     close_scope(ix, t, root, mark);
     flatten(t, root, 0, UINT64_MAX, 0);
     free(t->entries); /* the flat table is all lookups need */
@@ -1299,6 +1358,20 @@ static uint32_t chain_of(struct inline_ctx *ix, struct scope_tree *t, uint32_t n
     return chain;
 }
 
+/* C's types hold no functions: their members need not be walked. */
+static bool c_language(Dwarf_Die *cudie)
+{
+    switch (dwarf_srclang(cudie)) {
+    case DW_LANG_C89:
+    case DW_LANG_C:
+    case DW_LANG_C99:
+    case DW_LANG_C11:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* Chain of inlined frames at address addr of object oi, interned. */
 static uint32_t resolve(struct inline_ctx *ix, uint32_t oi, uint64_t addr,
                         struct strtab *names)
@@ -1335,10 +1408,21 @@ static uint32_t resolve(struct inline_ctx *ix, uint32_t oi, uint64_t addr,
         o->last_range = i;
     }
     struct cu_info *ci = &o->cus[r[i].cu];
-    if (!ci->tree)
-        ci->tree = build_tree(ix, &ci->die);
-    uint32_t node = scope_at(ci->tree, pc);
-    return node == 0 ? ix->empty_chain : chain_of(ix, ci->tree, node, names);
+    if (!ci->index) {
+        ci->c_unit = c_language(&ci->die);
+        ix->c_unit = ci->c_unit;
+        ci->index = build_tree(ix, &ci->die, true);
+    }
+    uint32_t fn = scope_at(ci->index, pc);
+    if (fn == 0)
+        return ix->empty_chain;
+    struct scope_node *f = &ci->index->nodes[fn];
+    if (!f->inner) {
+        ix->c_unit = ci->c_unit;
+        f->inner = build_tree(ix, &f->name_die, false);
+    }
+    uint32_t node = scope_at(f->inner, pc);
+    return node == 0 ? ix->empty_chain : chain_of(ix, f->inner, node, names);
 }
 
 /* ---- into the call graph --------------------------------------------------------------- */

@@ -75,6 +75,21 @@ def _builds_for(cc, work):
     _must([cc, "-O2", "-g", "-o", libmain, src("inline_libmain.c"), "-L" + d,
            "-linline_lib", "-Wl,-rpath," + d], "cc libmain")
     _builds["lib"] = libmain
+    # Units with and without .debug_aranges in one program: the hot loop
+    # compiled by clang (which does not write them by default), the rest
+    # by gcc (which does), so that the units the table leaves out must be
+    # found by their own ranges.
+    clang = shutil.which(os.environ.get("CLANG", "clang"))
+    if clang:
+        hot_o, other_o = os.path.join(d, "mix_hot.o"), os.path.join(d, "mix_other.o")
+        _must([clang, "-O2", "-g", "-c", "-o", hot_o, src("inline_hot.c")], "clang hot")
+        _must([cc, "-O2", "-g", "-c", "-o", other_o, src("inline_other.c")], "cc other")
+        mixed = os.path.join(d, "hot_mixed")
+        _must([cc, "-o", mixed, hot_o, other_o], "link hot_mixed")
+        if "Offset into .debug_info" not in _must(
+                ["readelf", "--debug-dump=aranges", mixed], "readelf").stdout.decode():
+            raise RuntimeError("hot_mixed: gcc wrote no .debug_aranges")
+        _builds["mixed"] = mixed
     return _builds
 
 
@@ -253,6 +268,17 @@ def _tests(T, valgrind, cc, binary, tag):
         T.check(name("build-id/without-debug-dir/reported-once-unexpanded"),
                 len(reports) == 1 and "unexpanded" in reports[0] and
                 "helper_a [inlined]" not in T.frames_of(st), err)
+
+    # 6b. Units missing from .debug_aranges (clang's) next to units in it.
+    if "mixed" in b:
+        pm = _profile(valgrind, work, b["mixed"], instr)
+        st, err = fold(["--inline"], [pm], "aranges-partial")
+        if st is not None:
+            problems = helper_facts(st, "hot_loop", "helper_a", "helper_b", 1.5, 6.0)
+            T.check(name("aranges-partial/helpers-found"), not problems,
+                    "; ".join(problems) + err)
+    else:
+        T.report("SKIP", name("aranges-partial/helpers-found"), "no clang")
 
     # 7. An object without DWARF: unexpanded, one report, status 0.
     p8 = _profile(valgrind, work, b["nodwarf"], instr)
