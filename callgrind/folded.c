@@ -53,6 +53,7 @@ struct _folded_node {
    folded_node* hash_next;  /* chain in the (parent, fn) hash */
    folded_node* last_child; /* child entered last: checked first */
    folded_node* first_child, *next_sibling;  /* built when writing */
+   folded_node* image;      /* its node in the merged tree, when writing */
    ULong        count;      /* cost of the folded event on this path */
 };
 
@@ -377,12 +378,92 @@ static folded_item* items_of(folded_node* n, UInt* count)
    return items;
 }
 
-/* Write the paths with a count of the current thread's tree (all threads'
- * unless --separate-threads=yes) to <filename>.  Returns their sum. */
+/* Link the nodes of <list> below <root> with a cost, and their ancestors,
+ * as children lists.  A node comes after its parent in the list: walking
+ * backwards sees it before the parent. */
+static void link_children(folded_node** list, UInt count, folded_node* root)
+{
+   Int i;
+
+   for (i = 0; i < (Int)count; i++)
+      list[i]->first_child = list[i]->next_sibling = 0;
+   for (i = (Int)count - 1; i >= 0; i--) {
+      folded_node* n = list[i];
+      if (n->root != root || !n->parent) continue;
+      if (n->count || n->first_child) {
+         n->next_sibling = n->parent->first_child;
+         n->parent->first_child = n;
+      }
+   }
+}
+
+/* With --combine-dumps=yes there is one profile data file for all
+ * threads, so one folded file: with --separate-threads=yes, the trees of
+ * all threads are merged into a temporary one, equal paths summed. */
+static folded_node** merged = 0;
+static UInt merged_used = 0;
+
+static folded_node* merge_threads(void)
+{
+   UInt i, size = 64;
+   folded_node **mtable, *mroot;
+
+   while (size < 2 * nodes_used) size *= 2;
+   mtable = VG_(calloc)("cl.folded.mtable", size, sizeof(folded_node*));
+   merged = VG_(malloc)("cl.folded.merged", (nodes_used + 1) * sizeof(folded_node*));
+   mroot = VG_(calloc)("cl.folded.mnode", 1, sizeof(folded_node));
+   mroot->root = mroot;
+   merged[0] = mroot;
+   merged_used = 1;
+   /* nodes are created after their parents: a parent's image is known */
+   for (i = 0; i < nodes_used; i++) {
+      folded_node *n = nodes[i], *mp, *m;
+      UWord h;
+      if (!n->parent) {
+         n->image = mroot;
+         mroot->count += n->count;
+         continue;
+      }
+      mp = n->parent->image;
+      h = ((UWord)mp >> 4) * 31 + ((UWord)n->fn >> 4);
+      h = (h ^ (h >> 17)) & (size - 1);
+      for (m = mtable[h]; m; m = m->hash_next)
+         if (m->parent == mp && m->fn == n->fn) break;
+      if (!m) {
+         m = VG_(calloc)("cl.folded.mnode", 1, sizeof(folded_node));
+         m->fn = n->fn;
+         m->parent = mp;
+         m->root = mroot;
+         m->hash_next = mtable[h];
+         mtable[h] = m;
+         merged[merged_used++] = m;
+      }
+      m->count += n->count;
+      n->image = m;
+   }
+   VG_(free)(mtable);
+   link_children(merged, merged_used, mroot);
+   return mroot;
+}
+
+static void free_merged(void)
+{
+   UInt i;
+   for (i = 0; i < merged_used; i++) VG_(free)(merged[i]);
+   VG_(free)(merged);
+   merged = 0;
+   merged_used = 0;
+}
+
+/* Write the paths with a count to <filename>: those of the current
+ * thread's tree with --separate-threads=yes (the trees of all threads
+ * with --combine-dumps=yes), else of the tree all threads share.
+ * Returns their sum. */
 ULong CLG_(folded_write)(const HChar* filename)
 {
    Int i, depth = 0, levels_size = 64;
-   folded_node* root = thread_root();
+   Bool all_threads = CLG_(clo).separate_threads && CLG_(clo).combine_dumps;
+   folded_node* root;
    folded_level* levels;
    ULong sum = 0;
    SysRes res = VG_(open)(filename, VKI_O_CREAT|VKI_O_WRONLY|VKI_O_TRUNC,
@@ -396,18 +477,11 @@ ULong CLG_(folded_write)(const HChar* filename)
    out_fd = sr_Res(res);
    if (!out_buf) out_buf = VG_(malloc)("cl.folded.out", OUT_BUF_SIZE);
 
-   /* Link the nodes with a cost, and their ancestors, as children lists.
-    * A node is created after its parent: walking backwards sees it
-    * before the parent. */
-   for (i = 0; i < (Int)nodes_used; i++)
-      nodes[i]->first_child = nodes[i]->next_sibling = 0;
-   for (i = (Int)nodes_used - 1; i >= 0; i--) {
-      folded_node* n = nodes[i];
-      if (n->root != root || !n->parent) continue;
-      if (n->count || n->first_child) {
-         n->next_sibling = n->parent->first_child;
-         n->parent->first_child = n;
-      }
+   if (all_threads)
+      root = merge_threads();
+   else {
+      root = thread_root();
+      link_children(nodes, nodes_used, root);
    }
 
    levels = VG_(malloc)("cl.folded.levels", levels_size * sizeof(folded_level));
@@ -453,6 +527,7 @@ ULong CLG_(folded_write)(const HChar* filename)
       }
    }
    VG_(free)(levels);
+   if (all_threads) free_merged();
    out_flush();
    VG_(close)(out_fd);
    out_fd = -1;
