@@ -52,6 +52,8 @@ struct _folded_node {
    folded_node* root;       /* root of the thread's tree */
    folded_node* hash_next;  /* chain in the (parent, fn) hash */
    folded_node* last_child; /* child entered last: checked first */
+   folded_node* kids, *next_kid; /* all children, newest first */
+   UInt         nkids;
    folded_node* first_child, *next_sibling;  /* built when writing */
    folded_node* image;      /* its node in the merged tree, when writing */
    ULong        count;      /* cost of the folded event on this path */
@@ -65,7 +67,9 @@ static folded_node** nodes = 0;
 static UInt nodes_used = 0, nodes_size = 0;
 static Bool limit_warned = False;
 
-/* (parent, fn) -> node */
+/* (parent, fn) -> node, for every node; looked up only for paths with
+ * more than FEW_KIDS callees (see folded_enter) */
+#define FEW_KIDS 8
 static folded_node** table = 0;
 static UInt table_size = 0;
 
@@ -127,8 +131,9 @@ static fn_node* canonical(fn_node* fn)
 
 static UInt hash(folded_node* parent, fn_node* fn)
 {
-   UWord h = ((UWord)parent >> 4) * 31 + ((UWord)fn >> 4);
-   return (UInt)(h ^ (h >> 17)) & (table_size - 1);
+   /* heap addresses: mix all bits, fold the high half down */
+   ULong h = ((ULong)(UWord)parent ^ ((ULong)(UWord)fn << 21)) * 0x9E3779B97F4A7C15ULL;
+   return (UInt)(h >> 32) & (table_size - 1);
 }
 
 static folded_node* new_node(folded_node* parent, fn_node* fn)
@@ -137,8 +142,15 @@ static folded_node* new_node(folded_node* parent, fn_node* fn)
    n->fn = fn;
    n->parent = parent;
    n->root = parent ? parent->root : n;
-   n->last_child = 0;
+   n->last_child = n->kids = 0;
+   n->nkids = 0;
    n->count = 0;
+   if (parent) {
+      n->next_kid = parent->kids;
+      parent->kids = n;
+      parent->nkids++;
+   } else
+      n->next_kid = 0;
    if (nodes_used == nodes_size) {
       nodes_size = nodes_size ? 2 * nodes_size : 4096;
       nodes = VG_(realloc)("cl.folded.nodes", nodes,
@@ -217,10 +229,13 @@ void CLG_(folded_enter)(fn_node* fn)
    parent = current_node();
    n = parent->last_child;
    if (!n || n->fn != fn) {
-      if (!table) grow_table();
-      h = hash(parent, fn);
-      for (n = table[h]; n; n = n->hash_next)
-         if (n->parent == parent && n->fn == fn) break;
+      /* Most paths have a few callees, often called in turn: looking
+       * through them is cheaper than the hash, which serves the others. */
+      if (parent->nkids <= FEW_KIDS)
+         for (n = parent->kids; n && n->fn != fn; n = n->next_kid) ;
+      else
+         for (n = table[hash(parent, fn)]; n; n = n->hash_next)
+            if (n->parent == parent && n->fn == fn) break;
       if (!n) {
          if (nodes_used >= (UInt)CLG_(clo).folded_max_paths) {
             /* charge deeper new paths to their deepest known ancestor */
@@ -234,7 +249,9 @@ void CLG_(folded_enter)(fn_node* fn)
             }
             return;
          }
+         if (!table) grow_table();
          n = new_node(parent, fn);
+         h = hash(parent, fn);
          n->hash_next = table[h];
          table[h] = n;
          if (nodes_used > 2 * table_size) grow_table();
