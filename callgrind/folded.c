@@ -129,11 +129,19 @@ static fn_node* canonical(fn_node* fn)
    return canon[fn->number];
 }
 
-static UInt hash(folded_node* parent, fn_node* fn)
+/* Bucket of (parent, fn) in a hash table of <size> (a power of 2). */
+static UInt hash(folded_node* parent, fn_node* fn, UInt size)
 {
    /* heap addresses: mix all bits, fold the high half down */
    ULong h = ((ULong)(UWord)parent ^ ((ULong)(UWord)fn << 21)) * 0x9E3779B97F4A7C15ULL;
-   return (UInt)(h >> 32) & (table_size - 1);
+   return (UInt)(h >> 32) & (size - 1);
+}
+
+/* The node of (parent, fn) in a hash chain, or 0. */
+static folded_node* find_in_chain(folded_node* n, folded_node* parent, fn_node* fn)
+{
+   while (n && (n->parent != parent || n->fn != fn)) n = n->hash_next;
+   return n;
 }
 
 static folded_node* new_node(folded_node* parent, fn_node* fn)
@@ -171,7 +179,7 @@ static void grow_table(void)
       folded_node* n = old[i];
       while (n) {
          folded_node* next = n->hash_next;
-         UInt h = hash(n->parent, n->fn);
+         UInt h = hash(n->parent, n->fn, table_size);
          n->hash_next = table[h];
          table[h] = n;
          n = next;
@@ -234,8 +242,7 @@ void CLG_(folded_enter)(fn_node* fn)
       if (parent->nkids <= FEW_KIDS)
          for (n = parent->kids; n && n->fn != fn; n = n->next_kid) ;
       else
-         for (n = table[hash(parent, fn)]; n; n = n->hash_next)
-            if (n->parent == parent && n->fn == fn) break;
+         n = find_in_chain(table[hash(parent, fn, table_size)], parent, fn);
       if (!n) {
          if (nodes_used >= (UInt)CLG_(clo).folded_max_paths) {
             /* charge deeper new paths to their deepest known ancestor */
@@ -251,7 +258,7 @@ void CLG_(folded_enter)(fn_node* fn)
          }
          if (!table) grow_table();
          n = new_node(parent, fn);
-         h = hash(parent, fn);
+         h = hash(parent, fn, table_size);
          n->hash_next = table[h];
          table[h] = n;
          if (nodes_used > 2 * table_size) grow_table();
@@ -435,17 +442,15 @@ static folded_node* merge_threads(void)
    /* nodes are created after their parents: a parent's image is known */
    for (i = 0; i < nodes_used; i++) {
       folded_node *n = nodes[i], *mp, *m;
-      UWord h;
+      UInt h;
       if (!n->parent) {
          n->image = mroot;
          mroot->count += n->count;
          continue;
       }
       mp = n->parent->image;
-      h = ((UWord)mp >> 4) * 31 + ((UWord)n->fn >> 4);
-      h = (h ^ (h >> 17)) & (size - 1);
-      for (m = mtable[h]; m; m = m->hash_next)
-         if (m->parent == mp && m->fn == n->fn) break;
+      h = hash(mp, n->fn, size);
+      m = find_in_chain(mtable[h], mp, n->fn);
       if (!m) {
          m = VG_(calloc)("cl.folded.mnode", 1, sizeof(folded_node));
          m->fn = n->fn;

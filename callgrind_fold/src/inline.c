@@ -78,6 +78,7 @@ struct scope_node {
  * intervals, each with the innermost scope that holds it. */
 struct scope_tree {
     bool index;            /* a unit's index */
+    bool c_unit;           /* of a C unit (see may_hold_scopes) */
     struct scope_node *nodes;
     size_t nnodes, nodes_cap;
     struct scope_entry *entries;
@@ -95,7 +96,6 @@ struct cu_range {
 struct cu_info {
     Dwarf_Die die;            /* the unit's DIE with the scopes */
     struct scope_tree *index; /* NULL until an address falls in the unit */
-    bool c_unit;              /* the unit is C (see may_hold_scopes) */
 };
 
 enum obj_state { OBJ_NEW, OBJ_OK, OBJ_FAILED };
@@ -144,7 +144,6 @@ struct inline_ctx {
     size_t chain_len, chain_cap;
     struct scope_entry *pending;
     size_t npending, pending_cap;
-    bool c_unit;                   /* the unit being read is C */
     struct buf text, frames_buf;
     bool mangled_names;            /* callgrind ran with --demangle=no */
     /* libdeflate, if installed (see inflate_zlib). */
@@ -1125,7 +1124,7 @@ static void visit(struct inline_ctx *ix, struct scope_tree *t, Dwarf_Die *die,
     int tag = dwarf_tag(die);
     if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine) {
         /* Lexical blocks, namespaces, ...: look through them. */
-        if (may_hold_scopes(tag, ix->c_unit) && dwarf_haschildren(die) > 0)
+        if (may_hold_scopes(tag, t->c_unit) && dwarf_haschildren(die) > 0)
             walk_children(ix, t, die, parent, depth + 1);
         return;
     }
@@ -1209,10 +1208,12 @@ static void flatten(struct scope_tree *t, uint32_t node, uint64_t lo, uint64_t h
 
 /* A unit's index (of the unit's DIE), or a function's tree (of the
  * function's DIE); node 0 stands for the unit either way. */
-static struct scope_tree *build_tree(struct inline_ctx *ix, Dwarf_Die *die, bool index)
+static struct scope_tree *build_tree(struct inline_ctx *ix, Dwarf_Die *die, bool index,
+                                     bool c_unit)
 {
     struct scope_tree *t = xcalloc(1, sizeof *t);
     t->index = index;
+    t->c_unit = c_unit;
     uint32_t root = new_scope(t, die, NONE, true);
     size_t mark = ix->npending;
     if (index)
@@ -1408,19 +1409,14 @@ static uint32_t resolve(struct inline_ctx *ix, uint32_t oi, uint64_t addr,
         o->last_range = i;
     }
     struct cu_info *ci = &o->cus[r[i].cu];
-    if (!ci->index) {
-        ci->c_unit = c_language(&ci->die);
-        ix->c_unit = ci->c_unit;
-        ci->index = build_tree(ix, &ci->die, true);
-    }
+    if (!ci->index)
+        ci->index = build_tree(ix, &ci->die, true, c_language(&ci->die));
     uint32_t fn = scope_at(ci->index, pc);
     if (fn == 0)
         return ix->empty_chain;
     struct scope_node *f = &ci->index->nodes[fn];
-    if (!f->inner) {
-        ix->c_unit = ci->c_unit;
-        f->inner = build_tree(ix, &f->name_die, false);
-    }
+    if (!f->inner)
+        f->inner = build_tree(ix, &f->name_die, false, ci->index->c_unit);
     uint32_t node = scope_at(f->inner, pc);
     return node == 0 ? ix->empty_chain : chain_of(ix, f->inner, node, names);
 }
