@@ -7,7 +7,8 @@
 # each inlining three always_inline helpers of straight-line code, so that
 # the profile has about 100k distinct instruction addresses; compiles it
 # with -O2 -g, profiles it once with callgrind --dump-instr=yes (cached),
-# then times callgrind_fold without and with --inline alternately, ROUNDS
+# then times callgrind_fold without --inline, with it (cache of inflated
+# debug files warm) and with --inline-cache=no (cold) alternately, ROUNDS
 # times each (default 15), and prints the median of the per-round ratios
 # (with --inline / without; target: at most 3), of wall time and of CPU
 # time (user + system).
@@ -86,14 +87,16 @@ print("profile: %d distinct addresses, %d bytes" % (len(addrs),
       len(open(sys.argv[1], "rb").read())))
 EOF
 
-# Both runs alternately, ROUNDS times, timed with a monotonic clock (a
+# The runs alternately, ROUNDS times, timed with a monotonic clock (a
 # run takes tens of milliseconds: /usr/bin/time's 10 ms steps are too
-# coarse) and by the CPU time the kernel counted (user + system; the
-# --inline run opens objects on a second thread, so its CPU time can
-# exceed its wall time).
+# coarse) and by the CPU time the kernel counted (user + system). With
+# --inline twice: "warm", with the inflated copies of compressed debug
+# files already in a cache directory (every run after the first), and
+# "cold", with --inline-cache=no (inflating them every time).
 python3 - "$ROUNDS" "$W" "$FOLD" <<'EOF'
 import resource, statistics, subprocess, sys, time
 rounds, work, fold = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+cache = ["--inline-cache=" + work + "/cache"]
 
 def run(args, name):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -105,18 +108,23 @@ def run(args, name):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
-plain, inline = [], []
+run([fold, "--inline"] + cache, "inline")  # fills the cache
+plain, warm, cold = [], [], []
 for _ in range(rounds):
     plain.append(run([fold], "plain"))
-    inline.append(run([fold, "--inline"], "inline"))
+    warm.append(run([fold, "--inline"] + cache, "inline"))
+    cold.append(run([fold, "--inline", "--inline-cache=no"], "inline-cold"))
 med = statistics.median
-print("median time: without --inline %.4f s, with --inline %.4f s (%d rounds)"
-      % (med(p[0] for p in plain), med(i[0] for i in inline), rounds))
-for what, k in (("wall", 0), ("CPU", 1)):
-    r = [i[k] / max(p[k], 1e-6) for p, i in zip(plain, inline)]
-    print("ratio with/without --inline (%s): median %.2f (min %.2f, max %.2f)%s"
-          % (what, med(r), min(r), max(r), "; target <= 3" if k == 0 else ""))
+print("median time: without --inline %.4f s, with --inline %.4f s warm, %.4f s cold (%d rounds)"
+      % (med(p[0] for p in plain), med(i[0] for i in warm), med(i[0] for i in cold), rounds))
+for label, runs in (("warm", warm), ("cold", cold)):
+    for what, k in (("wall", 0), ("CPU", 1)):
+        r = [i[k] / max(p[k], 1e-6) for p, i in zip(plain, runs)]
+        print("ratio with/without --inline, %s cache (%s): median %.2f (min %.2f, max %.2f)%s"
+              % (label, what, med(r), min(r), max(r), "; target <= 3" if k == 0 else ""))
 EOF
+cmp -s "$W/inline.folded" "$W/inline-cold.folded" ||
+    { echo "inline-bench: warm and cold runs differ" >&2; exit 1; }
 inlined=$(grep -c '\[inlined\]' "$W/inline.folded" || true)
 sum_plain=$(awk '{s+=$NF} END {printf "%d", s}' "$W/plain.folded")
 sum_inline=$(awk '{s+=$NF} END {printf "%d", s}' "$W/inline.folded")

@@ -20,6 +20,8 @@
  * lookup is one binary search, mostly skipped as addresses come in
  * ascending runs. Each scope's chain and each name are made once. */
 #include "inline.h"
+#include "aranges.h"
+#include "dwarfimage.h"
 #include "frames.h"
 #include "hashmap.h"
 #include "util.h"
@@ -35,7 +37,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #define NONE UINT32_MAX
 #define MAX_SCOPE_DEPTH 512
@@ -93,8 +94,12 @@ struct cu_range {
     uint32_t cu;
 };
 
+enum unit_state { UNIT_LAZY, UNIT_READY, UNIT_NONE };
+
 struct cu_info {
-    Dwarf_Die die;            /* the unit's DIE with the scopes */
+    Dwarf_Off die_offset;     /* of the unit's DIE */
+    enum unit_state state;    /* LAZY: `die` not read yet; NONE: no scopes */
+    Dwarf_Die die;            /* the DIE with the scopes, when READY */
     struct scope_tree *index; /* NULL until an address falls in the unit */
 };
 
@@ -109,8 +114,7 @@ struct object {
     Dwarf *dbg;
     /* When the DWARF is compressed, dbg is our own (see open_dwarf). */
     Dwarf *own_dbg;
-    Elf *image_elf;
-    char *image;
+    struct dwarf_image *image;
     Dwarf_Addr elf_bias, dwarf_bias;
     bool bias_known;
     uint64_t bias;           /* written address - ELF virtual address */
@@ -146,11 +150,7 @@ struct inline_ctx {
     size_t npending, pending_cap;
     struct buf text, frames_buf;
     bool mangled_names;            /* callgrind ran with --demangle=no */
-    /* libdeflate, if installed (see inflate_zlib). */
-    void *deflate_lib, *decompressor;
-    bool deflate_tried;
-    int (*deflate_zlib)(void *, const void *, size_t, void *, size_t, size_t *);
-    void (*deflate_free)(void *);
+    struct dwarf_images *images;   /* compressed DWARF (dwarfimage.h) */
     uint64_t folded_inputs;
 };
 
@@ -166,6 +166,8 @@ static bool demangler_tried;
 
 static char *demangle(const char *mangled)
 {
+    if (strncmp(mangled, "_Z", 2) != 0)
+        return NULL; /* not mangled: no need to load libstdc++ */
     if (!demangler_tried) {
         demangler_tried = true;
         demangle_lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
@@ -174,7 +176,7 @@ static char *demangle(const char *mangled)
             memcpy(&demangler, &sym, sizeof demangler);
         }
     }
-    if (!demangler || strncmp(mangled, "_Z", 2) != 0)
+    if (!demangler)
         return NULL;
     int status = -1;
     char *s = demangler(mangled, NULL, NULL, &status);
@@ -187,9 +189,10 @@ static char *demangle(const char *mangled)
 
 /* ---- setup -------------------------------------------------------------------- */
 
-struct inline_ctx *inline_new(const char *debug_dirs)
+struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir)
 {
     struct inline_ctx *ix = xcalloc(1, sizeof *ix);
+    ix->images = dwarf_images_new(cache_dir);
     /* ":.debug:DIRS": the object's directory, its .debug subdirectory,
      * then the global directories (by build-id, then by path). No CRC
      * check, like gdb when the build-id matches. */
@@ -236,9 +239,7 @@ void inline_free(struct inline_ctx *ix)
         free(o->ranges);
         if (o->own_dbg)
             dwarf_end(o->own_dbg);
-        if (o->image_elf)
-            elf_end(o->image_elf);
-        free(o->image);
+        dwarf_image_close(o->image);
         if (o->dwfl)
             dwfl_end(o->dwfl);
     }
@@ -256,10 +257,7 @@ void inline_free(struct inline_ctx *ix)
     buf_free(&ix->text);
     buf_free(&ix->frames_buf);
     free(ix->debug_path);
-    if (ix->decompressor)
-        ix->deflate_free(ix->decompressor);
-    if (ix->deflate_lib)
-        dlclose(ix->deflate_lib);
+    dwarf_images_free(ix->images);
     free(ix);
     if (demangle_lib)
         dlclose(demangle_lib);
@@ -341,50 +339,108 @@ static int cu_by_lo(const void *a, const void *b)
     return (x->cu > y->cu) - (x->cu < y->cu);
 }
 
-/* The address ranges of the units with code. Most compilers describe
- * them in .debug_aranges, one small section read at once; a unit it
- * does not describe is asked for its DW_AT_ranges, which costs several
- * times more per unit (for libc's 2000 units, more than the rest of
- * --inline on a large profile). */
-static void read_units(struct object *o)
+/* .debug_aranges by libdw, for what aranges_read does not handle, with
+ * each range's unit by header offset as aranges_read has it. */
+static bool libdw_aranges(Dwarf *dbg, struct arange **out, size_t *count)
 {
-    size_t cap_r = 0, cap_c = 0;
     Dwarf_Aranges *aranges = NULL;
-    size_t naranges = 0;
-    if (dwarf_getaranges(o->dbg, &aranges, &naranges) != 0)
-        naranges = 0;
-    struct hashmap described; /* unit DIE offset -> 1, then its unit index */
-    hashmap_init(&described);
-    for (size_t i = 0; i < naranges; i++) {
+    size_t n = 0, cap = 0, total = 0;
+    if (dwarf_getaranges(dbg, &aranges, &total) != 0)
+        return false;
+    struct arange *ranges = NULL;
+    for (size_t i = 0; i < total; i++) {
         Dwarf_Addr addr;
         Dwarf_Word len;
         Dwarf_Off off;
-        if (dwarf_getarangeinfo(dwarf_onearange(aranges, i), &addr, &len, &off) == 0)
-            hashmap_put(&described, off, 0, NONE);
+        Dwarf_Die cudie;
+        if (dwarf_getarangeinfo(dwarf_onearange(aranges, i), &addr, &len, &off) != 0 ||
+            len == 0 || addr + len < addr || !dwarf_offdie(dbg, off, &cudie))
+            continue;
+        GROW(ranges, cap, n);
+        ranges[n++] = (struct arange){addr, addr + len, off - dwarf_cuoffset(&cudie)};
     }
+    *out = ranges;
+    *count = n;
+    return true;
+}
+
+/* The unit headers by libdw, for what units_read does not handle. */
+static void libdw_units(Dwarf *dbg, struct unit_header **out, size_t *count)
+{
+    struct unit_header *units = NULL;
+    size_t n = 0, cap = 0;
     Dwarf_CU *cu = NULL, *next;
     Dwarf_Half version;
     uint8_t unit_type;
-    Dwarf_Die cudie, subdie;
-    while (dwarf_get_units(o->dbg, cu, &next, &version, &unit_type, &cudie, &subdie) == 0) {
+    Dwarf_Die cudie;
+    while (dwarf_get_units(dbg, cu, &next, &version, &unit_type, &cudie, NULL) == 0) {
         cu = next;
-        Dwarf_Die *scopes = &cudie;
-        if (unit_type == DW_UT_skeleton && dwarf_tag(&subdie) == DW_TAG_compile_unit)
-            scopes = &subdie; /* split DWARF whose .dwo was found */
-        else if (unit_type != DW_UT_compile)
+        Dwarf_Off die_offset = dwarf_dieoffset(&cudie);
+        GROW(units, cap, n);
+        units[n++] = (struct unit_header){die_offset - dwarf_cuoffset(&cudie), die_offset,
+                                          version, unit_type};
+    }
+    *out = units;
+    *count = n;
+}
+
+/* The DIE of the unit at die_offset that holds its scopes: its own, or
+ * for a skeleton unit whose split unit (.dwo) was found, the split
+ * unit's. False for units of other kinds (type, partial units). */
+static bool unit_scopes(Dwarf *dbg, Dwarf_Off die_offset, Dwarf_Die *cudie, Dwarf_Die *scopes)
+{
+    uint8_t unit_type;
+    Dwarf_Die subdie;
+    if (!dwarf_offdie(dbg, die_offset, cudie) ||
+        dwarf_cu_info(cudie->cu, NULL, &unit_type, NULL, &subdie, NULL, NULL, NULL) != 0)
+        return false;
+    if (unit_type == DW_UT_skeleton && dwarf_tag(&subdie) == DW_TAG_compile_unit) {
+        *scopes = subdie;
+        return true;
+    }
+    *scopes = *cudie;
+    return unit_type == DW_UT_compile;
+}
+
+/* The address ranges of the units with code. Most compilers describe
+ * them in .debug_aranges, one small section read at once, and then a
+ * unit's DIE is only read when an address falls in it; a unit it does
+ * not describe is asked for its DW_AT_ranges, which costs several times
+ * more per unit (for libc's 2000 units, more than the rest of --inline
+ * on a large profile). */
+static void read_units(struct object *o)
+{
+    size_t cap_r = 0, cap_c = 0, naranges = 0, nunits = 0;
+    struct arange *aranges = NULL;
+    struct unit_header *units = NULL;
+    if (!aranges_read(o->dbg, &aranges, &naranges) &&
+        !libdw_aranges(o->dbg, &aranges, &naranges))
+        naranges = 0;
+    if (!units_read(o->dbg, &units, &nunits))
+        libdw_units(o->dbg, &units, &nunits);
+    struct hashmap described; /* unit header offset -> NONE, then its unit index */
+    hashmap_init(&described);
+    for (size_t i = 0; i < naranges; i++)
+        hashmap_put(&described, aranges[i].unit_offset, 0, NONE);
+    for (size_t u = 0; u < nunits; u++) {
+        if (units[u].unit_type != DW_UT_compile && units[u].unit_type != DW_UT_skeleton)
             continue;
         uint32_t index = (uint32_t)o->ncus;
-        bool any = false;
+        struct cu_info ci = {.die_offset = units[u].die_offset, .state = UNIT_LAZY};
         uint32_t *slot = NULL;
         bool inserted;
         if (naranges)
-            slot = hashmap_upsert(&described, dwarf_dieoffset(&cudie), 0, 0, &inserted);
+            slot = hashmap_upsert(&described, units[u].offset, 0, 0, &inserted);
         if (slot && !inserted) {
             *slot = index;
-            any = true;
         } else {
+            Dwarf_Die cudie;
+            if (!unit_scopes(o->dbg, units[u].die_offset, &cudie, &ci.die))
+                continue;
+            ci.state = UNIT_READY;
             ptrdiff_t off = 0;
             Dwarf_Addr base, lo, hi;
+            bool any = false;
             while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
                 if (hi <= lo)
                     continue;
@@ -392,85 +448,26 @@ static void read_units(struct object *o)
                 o->ranges[o->nranges++] = (struct cu_range){lo, hi, index};
                 any = true;
             }
+            if (!any)
+                continue;
         }
-        if (!any)
-            continue;
         GROW(o->cus, cap_c, o->ncus);
-        memset(&o->cus[o->ncus], 0, sizeof o->cus[o->ncus]);
-        o->cus[o->ncus].die = *scopes;
-        o->ncus++;
+        o->cus[o->ncus++] = ci;
     }
     for (size_t i = 0; i < naranges; i++) {
-        Dwarf_Addr addr;
-        Dwarf_Word len;
-        Dwarf_Off off;
         uint32_t index;
-        if (dwarf_getarangeinfo(dwarf_onearange(aranges, i), &addr, &len, &off) != 0 ||
-            !hashmap_get(&described, off, 0, &index) || index == NONE || len == 0 ||
-            addr + len < addr)
+        if (!hashmap_get(&described, aranges[i].unit_offset, 0, &index) || index == NONE)
             continue; /* a unit that is not compiled code (a type unit, ...) */
         GROW(o->ranges, cap_r, o->nranges);
-        o->ranges[o->nranges++] = (struct cu_range){addr, addr + len, index};
+        o->ranges[o->nranges++] = (struct cu_range){aranges[i].lo, aranges[i].hi, index};
     }
+    free(aranges);
+    free(units);
     hashmap_free(&described);
     qsort(o->ranges, o->nranges, sizeof *o->ranges, cu_by_lo);
 }
 
-/* ---- compressed DWARF ------------------------------------------------------------- */
-
-/* libdw decompresses every compressed .debug_* section of a file when it
- * opens it: for a distribution's separate debug files (libc's is 10 MB
- * of zlib data) that is several times the cost of everything else. So a
- * file whose DWARF is compressed is opened here instead: only the
- * sections that scope lookups read are decompressed (not the line table
- * or location lists), with libdeflate when it is installed (about 3
- * times faster than zlib), into an in-memory ELF file of just those
- * sections, which libdw opens. Anything unusual (32-bit or foreign-endian
- * ELF, relocatable files, dwz alternate files, old .zdebug sections)
- * takes libdwfl's own path instead. */
-
-typedef void *(*deflate_alloc_fn)(void);
-
-static bool inflate_zlib(struct inline_ctx *ix, const void *in, size_t inlen, void *out,
-                         size_t outlen)
-{
-    if (!ix->deflate_tried) {
-        ix->deflate_tried = true;
-        ix->deflate_lib = dlopen("libdeflate.so.0", RTLD_LAZY | RTLD_LOCAL);
-        if (ix->deflate_lib) {
-            void *alloc = dlsym(ix->deflate_lib, "libdeflate_alloc_decompressor");
-            void *zlib = dlsym(ix->deflate_lib, "libdeflate_zlib_decompress");
-            void *release = dlsym(ix->deflate_lib, "libdeflate_free_decompressor");
-            deflate_alloc_fn alloc_fn = NULL;
-            memcpy(&alloc_fn, &alloc, sizeof alloc_fn);
-            memcpy(&ix->deflate_zlib, &zlib, sizeof ix->deflate_zlib);
-            memcpy(&ix->deflate_free, &release, sizeof ix->deflate_free);
-            if (alloc_fn && ix->deflate_zlib && ix->deflate_free)
-                ix->decompressor = alloc_fn();
-        }
-    }
-    if (ix->decompressor) {
-        size_t got = 0;
-        return ix->deflate_zlib(ix->decompressor, in, inlen, out, outlen, &got) == 0 &&
-               got == outlen;
-    }
-    uLongf got = outlen;
-    return uncompress(out, &got, in, inlen) == Z_OK && got == outlen;
-}
-
-/* Sections that scope trees and names read; libdw needs no others. */
-static bool wanted_section(const char *name)
-{
-    static const char *const wanted[] = {
-        ".debug_info", ".debug_abbrev", ".debug_str", ".debug_line_str",
-        ".debug_ranges", ".debug_rnglists", ".debug_aranges", ".debug_addr",
-        ".debug_str_offsets", ".debug_types",
-    };
-    for (size_t i = 0; i < sizeof wanted / sizeof *wanted; i++)
-        if (strcmp(name, wanted[i]) == 0)
-            return true;
-    return false;
-}
+/* ---- opening objects ----------------------------------------------------------- */
 
 /* Lowest PT_LOAD address, for the debug file's offset from the object. */
 static bool first_load(Elf *elf, GElf_Addr *vaddr)
@@ -486,141 +483,6 @@ static bool first_load(Elf *elf, GElf_Addr *vaddr)
         }
     }
     return false;
-}
-
-struct image_section {
-    Elf_Scn *scn;
-    GElf_Shdr shdr;
-    const char *name;
-    uint64_t size, align; /* uncompressed */
-    bool compressed;
-};
-
-/* The in-memory ELF file of the wanted sections of `elf`, or NULL (no
- * compressed section worth it, or something unusual). */
-static char *build_image(struct inline_ctx *ix, Elf *elf, size_t *size)
-{
-    GElf_Ehdr eh;
-    size_t shstrndx;
-    const unsigned char host_data = 1 == *(const unsigned char *)&(const uint16_t){1}
-                                        ? ELFDATA2LSB : ELFDATA2MSB;
-    if (!gelf_getehdr(elf, &eh) || gelf_getclass(elf) != ELFCLASS64 ||
-        eh.e_ident[EI_DATA] != host_data || eh.e_type == ET_REL ||
-        elf_getshdrstrndx(elf, &shstrndx) != 0)
-        return NULL;
-    struct image_section *secs = NULL;
-    size_t n = 0, cap = 0, names_len = 1 + strlen(".shstrtab") + 1;
-    bool any_compressed = false, usable = true, has_info = false;
-    for (Elf_Scn *scn = NULL; usable && (scn = elf_nextscn(elf, scn));) {
-        GElf_Shdr sh;
-        const char *name;
-        if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name))) {
-            usable = false;
-            break;
-        }
-        if (strncmp(name, ".zdebug", 7) == 0 || strcmp(name, ".gnu_debugaltlink") == 0 ||
-            strcmp(name, ".debug_sup") == 0) {
-            usable = false; /* libdwfl's path handles these */
-            break;
-        }
-        bool compressed = (sh.sh_flags & SHF_COMPRESSED) != 0;
-        if (compressed && strncmp(name, ".debug_", 7) == 0)
-            any_compressed = true; /* libdw would inflate it */
-        if (!wanted_section(name) || sh.sh_type == SHT_NOBITS)
-            continue;
-        struct image_section is = {scn, sh, name, sh.sh_size, sh.sh_addralign, compressed};
-        if (compressed) {
-            GElf_Chdr ch;
-            if (!gelf_getchdr(scn, &ch) || ch.ch_type != ELFCOMPRESS_ZLIB) {
-                usable = false;
-                break;
-            }
-            is.size = ch.ch_size;
-            is.align = ch.ch_addralign;
-        }
-        has_info |= strcmp(name, ".debug_info") == 0;
-        GROW(secs, cap, n);
-        secs[n++] = is;
-        names_len += strlen(name) + 1;
-    }
-    if (!usable || !any_compressed || !has_info || n + 2 >= SHN_LORESERVE) {
-        free(secs);
-        return NULL;
-    }
-    /* Layout: ELF header, section contents, names, section headers. */
-    size_t off = sizeof(Elf64_Ehdr);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t align = secs[i].align ? secs[i].align : 1;
-        if (align > 4096 || (align & (align - 1)))
-            align = 8;
-        off = (off + align - 1) & ~(size_t)(align - 1);
-        secs[i].shdr.sh_offset = off;
-        if (secs[i].size > SIZE_MAX / 2 - off)
-            usable = false;
-        else
-            off += secs[i].size;
-    }
-    size_t names_off = off;
-    off = (names_off + names_len + 7) & ~(size_t)7;
-    size_t sh_off = off;
-    size_t total = sh_off + (n + 2) * sizeof(Elf64_Shdr);
-    char *image = usable ? calloc(1, total) : NULL;
-    if (!image) {
-        free(secs);
-        return NULL;
-    }
-    Elf64_Ehdr *h = (Elf64_Ehdr *)image;
-    memcpy(h->e_ident, eh.e_ident, EI_NIDENT);
-    h->e_type = eh.e_type;
-    h->e_machine = eh.e_machine;
-    h->e_version = EV_CURRENT;
-    h->e_ehsize = sizeof(Elf64_Ehdr);
-    h->e_shentsize = sizeof(Elf64_Shdr);
-    h->e_shoff = sh_off;
-    h->e_shnum = (Elf64_Half)(n + 2);
-    h->e_shstrndx = (Elf64_Half)(n + 1);
-    char *names = image + names_off;
-    size_t name_at = 1;
-    Elf64_Shdr *sh = (Elf64_Shdr *)(image + sh_off);
-    for (size_t i = 0; i < n && usable; i++) {
-        const struct image_section *is = &secs[i];
-        Elf_Data *raw = elf_rawdata(is->scn, NULL);
-        char *dst = image + is->shdr.sh_offset;
-        if (!raw || (raw->d_size && !raw->d_buf)) {
-            usable = false;
-        } else if (is->compressed) {
-            size_t hdr = sizeof(Elf64_Chdr);
-            usable = raw->d_size >= hdr &&
-                     inflate_zlib(ix, (const char *)raw->d_buf + hdr, raw->d_size - hdr, dst,
-                                  is->size);
-        } else if (raw->d_size == is->size) {
-            memcpy(dst, raw->d_buf, is->size);
-        } else {
-            usable = false;
-        }
-        size_t len = strlen(is->name) + 1;
-        memcpy(names + name_at, is->name, len);
-        sh[i + 1] = (Elf64_Shdr){
-            .sh_name = (Elf64_Word)name_at,
-            .sh_type = is->shdr.sh_type,
-            .sh_flags = is->shdr.sh_flags & ~(GElf_Xword)SHF_COMPRESSED,
-            .sh_offset = is->shdr.sh_offset,
-            .sh_size = is->size,
-            .sh_addralign = is->align,
-            .sh_entsize = is->shdr.sh_entsize,
-        };
-        name_at += len;
-    }
-    memcpy(names + name_at, ".shstrtab", sizeof ".shstrtab");
-    sh[n + 1] = (Elf64_Shdr){.sh_name = (Elf64_Word)name_at, .sh_type = SHT_STRTAB,
-                             .sh_offset = names_off, .sh_size = names_len, .sh_addralign = 1};
-    free(secs);
-    if (!usable) {
-        free(image);
-        return NULL;
-    }
-    *size = total;
-    return image;
 }
 
 /* Opens the object's DWARF as described above; false leaves it to
@@ -747,8 +609,7 @@ static bool open_dwarf(struct inline_ctx *ix, struct object *o, const char *path
             return false;
         }
     }
-    size_t size = 0;
-    char *image = build_image(ix, elf, &size);
+    struct dwarf_image *image = dwarf_image_open(ix->images, elf);
     GElf_Addr main_load = 0, debug_load = 0;
     bool sync = elf != main && first_load(main, &main_load) && first_load(elf, &debug_load);
     if (elf != main) {
@@ -758,9 +619,7 @@ static bool open_dwarf(struct inline_ctx *ix, struct object *o, const char *path
     if (!image)
         return false;
     o->image = image;
-    o->image_elf = elf_memory(image, size);
-    if (o->image_elf)
-        o->own_dbg = dwarf_begin_elf(o->image_elf, DWARF_C_READ, NULL);
+    o->own_dbg = dwarf_begin_elf(dwarf_image_elf(image), DWARF_C_READ, NULL);
     if (!o->own_dbg)
         return false; /* freed with the object */
     o->dbg = o->own_dbg;
@@ -1374,18 +1233,10 @@ static bool c_language(Dwarf_Die *cudie)
 }
 
 /* Chain of inlined frames at address addr of object oi, interned. */
-static uint32_t resolve(struct inline_ctx *ix, uint32_t oi, uint64_t addr,
-                        struct strtab *names)
+/* The scope tree of the function holding pc (a DWARF address), built
+ * when first needed; NULL when no function of the object holds it. */
+static struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o, uint64_t pc)
 {
-    struct object *o = &ix->objects[oi];
-    if (o->state != OBJ_OK) {
-        bool inserted;
-        hashmap_upsert(&ix->lost, oi, addr, 0, &inserted);
-        if (inserted)
-            o->lost_addrs++;
-        return ix->empty_chain;
-    }
-    uint64_t pc = addr - o->bias + o->elf_bias - o->dwarf_bias;
     /* The unit: the range holding pc, mostly the previous one. */
     const struct cu_range *r = o->ranges;
     size_t i = o->last_range;
@@ -1405,20 +1256,43 @@ static uint32_t resolve(struct inline_ctx *ix, uint32_t oi, uint64_t addr,
                 break;
             }
         if (i == SIZE_MAX)
-            return ix->empty_chain;
+            return NULL;
         o->last_range = i;
     }
     struct cu_info *ci = &o->cus[r[i].cu];
+    if (ci->state == UNIT_LAZY) {
+        Dwarf_Die cudie;
+        ci->state = unit_scopes(o->dbg, ci->die_offset, &cudie, &ci->die) ? UNIT_READY
+                                                                          : UNIT_NONE;
+    }
+    if (ci->state == UNIT_NONE)
+        return NULL;
     if (!ci->index)
         ci->index = build_tree(ix, &ci->die, true, c_language(&ci->die));
     uint32_t fn = scope_at(ci->index, pc);
     if (fn == 0)
-        return ix->empty_chain;
+        return NULL;
     struct scope_node *f = &ci->index->nodes[fn];
     if (!f->inner)
         f->inner = build_tree(ix, &f->name_die, false, ci->index->c_unit);
-    uint32_t node = scope_at(f->inner, pc);
-    return node == 0 ? ix->empty_chain : chain_of(ix, f->inner, node, names);
+    return f->inner;
+}
+
+static uint32_t resolve(struct inline_ctx *ix, uint32_t oi, uint64_t addr,
+                        struct strtab *names)
+{
+    struct object *o = &ix->objects[oi];
+    if (o->state != OBJ_OK) {
+        bool inserted;
+        hashmap_upsert(&ix->lost, oi, addr, 0, &inserted);
+        if (inserted)
+            o->lost_addrs++;
+        return ix->empty_chain;
+    }
+    uint64_t pc = addr - o->bias + o->elf_bias - o->dwarf_bias;
+    struct scope_tree *t = function_tree(ix, o, pc);
+    uint32_t node = t ? scope_at(t, pc) : 0;
+    return node == 0 ? ix->empty_chain : chain_of(ix, t, node, names);
 }
 
 /* ---- into the call graph --------------------------------------------------------------- */

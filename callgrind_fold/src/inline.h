@@ -26,8 +26,9 @@ struct inline_ctx;
 
 /* debug_dirs: colon-separated global debug directories searched for
  * separate debug files (by build-id and by debuglink); NULL means
- * /usr/lib/debug. */
-struct inline_ctx *inline_new(const char *debug_dirs);
+ * /usr/lib/debug. cache_dir: where inflated copies of compressed DWARF
+ * are kept (see dwarfimage.h); NULL for none. */
+struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir);
 void inline_free(struct inline_ctx *ix);
 
 /* Start of a part: forget the previous part's records. */

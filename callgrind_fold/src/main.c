@@ -1,6 +1,7 @@
 /* callgrind_fold: folded stacks (for flame graphs) from callgrind profiles.
  * This file is only the command line; see README.md for the method. */
 #include "fold.h"
+#include "dwarfimage.h"
 #include "inline.h"
 #include "input.h"
 #include "util.h"
@@ -50,6 +51,12 @@ static const char usage_text[] =
     "                     (by build-id: DIR/.build-id/xx/yyyy.debug, and by\n"
     "                     debuglink: DIR/<object's directory>/NAME) instead of\n"
     "                     /usr/lib/debug; may be given several times\n"
+    "  --inline-cache=DIR|no\n"
+    "                     with --inline: keep inflated copies of compressed\n"
+    "                     DWARF (distributions' debug files) in DIR, by\n"
+    "                     build-id, so later runs skip inflating them; default\n"
+    "                     $XDG_CACHE_HOME/callgrind_fold or\n"
+    "                     ~/.cache/callgrind_fold; 'no' keeps none\n"
     "  -h, --help         show this help and exit\n"
     "  -V, --version      show the version and exit\n"
     "\n"
@@ -108,6 +115,7 @@ int main(int argc, char **argv)
     render_options_init(&ro);
     bool want_inline = false;        /* --inline */
     static struct buf debug_dirs;    /* --debug-dir values, ':'-separated */
+    const char *inline_cache = NULL; /* --inline-cache; NULL: the default */
 
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -133,6 +141,10 @@ int main(int argc, char **argv)
             if (debug_dirs.len)
                 buf_putc(&debug_dirs, ':');
             buf_append(&debug_dirs, v, strlen(v));
+        } else if ((v = option_value(arg, "--inline-cache", &i, argc, argv))) {
+            if (!*v)
+                usage_error("%s", "--inline-cache wants a directory or 'no'");
+            inline_cache = v;
         } else if (strcmp(arg, "--keep-clones") == 0) {
             opt.style.keep_clones = true;
         } else if ((v = option_value(arg, "--event", &i, argc, argv))) {
@@ -174,8 +186,14 @@ int main(int argc, char **argv)
 
     struct fold_ctx ctx;
     fold_init(&ctx, &opt);
-    if (want_inline)
-        ctx.inl = inline_new(debug_dirs.len ? buf_cstr(&debug_dirs) : NULL);
+    if (want_inline) {
+        char *default_dir = inline_cache ? NULL : dwarf_images_default_dir();
+        const char *cache_dir = !inline_cache                ? default_dir
+                                : strcmp(inline_cache, "no") ? inline_cache
+                                                             : NULL;
+        ctx.inl = inline_new(debug_dirs.len ? buf_cstr(&debug_dirs) : NULL, cache_dir);
+        free(default_dir);
+    }
     struct callarcs arcs; /* the call graph for -f dot, objects for --colors=obj */
     callarcs_init(&arcs);
     if (ro.format == FORMAT_DOT || ro.format == FORMAT_PNG ||

@@ -20,8 +20,8 @@ def _run(cmd, **kw):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
 
 
-def _must(cmd, what):
-    p = _run(cmd)
+def _must(cmd, what, **kw):
+    p = _run(cmd, **kw)
     if p.returncode != 0:
         raise RuntimeError("%s failed: %s" % (what, p.stderr.decode()[-400:]))
     return p
@@ -68,6 +68,30 @@ def _builds_for(cc, work):
     os.rename(bid + ".tmp", os.path.join(root, ".build-id", ident[:2], ident[2:] + ".debug"))
     _builds["buildid"] = bid
     _builds["debugroot"] = root
+    # Other DWARF layouts: version 4 unit headers; split DWARF (.dwo files
+    # found from skeleton units).
+    for variant, flags in (("dwarf4", ["-gdwarf-4"]), ("split", ["-gsplit-dwarf"])):
+        exe = os.path.join(d, "hot_" + variant)
+        _must([cc, "-O2", "-g"] + flags + ["-o", exe, src("inline_hot.c")], "cc " + variant,
+              cwd=d)
+        _builds[variant] = exe
+    # The same with a compressed debug file (as distributions ship them).
+    zbid = os.path.join(d, "hot_zbid")
+    # (an md5 build-id: not the same file name as hot_bid's debug file)
+    _must([cc, "-O2", "-g", "-Wl,--build-id=md5", "-o", zbid, src("inline_hot.c")],
+          "cc hot_zbid")
+    _must(["objcopy", "--only-keep-debug", "--compress-debug-sections=zlib", zbid,
+           zbid + ".tmp"], "objcopy compress")
+    _must(["strip", "-g", zbid], "strip")
+    ident = _build_id(zbid)
+    os.makedirs(os.path.join(root, ".build-id", ident[:2]), exist_ok=True)
+    zdebug = os.path.join(root, ".build-id", ident[:2], ident[2:] + ".debug")
+    os.rename(zbid + ".tmp", zdebug)
+    if not re.search(r"\.debug_info\s+PROGBITS.* C ", _must(["readelf", "-SW", zdebug],
+                                                           "readelf").stdout.decode()):
+        raise RuntimeError("hot_zbid: .debug_info not compressed")
+    _builds["zbuildid"] = zbid
+    _builds["zbuildid-id"] = ident
     # A shared library with inlined helpers, and its program.
     lib = os.path.join(d, "libinline_lib.so")
     _must([cc, "-O2", "-g", "-fPIC", "-shared", "-o", lib, src("inline_lib.c")], "cc lib")
@@ -280,6 +304,17 @@ def _tests(T, valgrind, cc, binary, tag):
     else:
         T.report("SKIP", name("aranges-partial/helpers-found"), "no clang")
 
+    # 6b'. DWARF 4, split DWARF.
+    for variant in ("dwarf4", "split"):
+        pv = _profile(valgrind, work, b[variant], instr)
+        st, err = fold(["--inline"], [pv], variant)
+        if st is not None:
+            problems = helper_facts(st, "hot_loop", "helper_a", "helper_b", 2.0, 4.5)
+            T.check(name(variant + "/helpers-found"), not problems, "; ".join(problems) + err)
+
+    # 6c. Compressed debug files: inflated once, then read from the cache.
+    _cache_tests(T, valgrind, work, b, binary, name, fold, helper_facts, instr)
+
     # 7. An object without DWARF: unexpanded, one report, status 0.
     p8 = _profile(valgrind, work, b["nodwarf"], instr)
     st, err = fold(["--inline"], [p8], "no-dwarf")
@@ -307,4 +342,71 @@ def _tests(T, valgrind, cc, binary, tag):
 
     rc, out, _ = T.fold(binary, ["--help"])
     T.check(name("help-mentions-inline"), rc == 0 and "--inline" in out and
-            "--debug-dir" in out)
+            "--debug-dir" in out and "--inline-cache" in out)
+
+
+def _cache_tests(T, valgrind, work, b, binary, name, fold, helper_facts, instr):
+    """--inline-cache: a compressed debug file's inflated copy is kept by
+    build-id, read back on later runs, and never trusted blindly."""
+    prof = _profile(valgrind, work, b["zbuildid"], instr)
+    ident = b["zbuildid-id"]
+    base = os.path.join(work, "inline", "cache")
+    shutil.rmtree(base, ignore_errors=True)
+    os.makedirs(base)
+    cdir = os.path.join(base, "dir")
+    entry = os.path.join(cdir, ident + ".v1")
+    args = ["--inline", "--debug-dir=" + b["debugroot"]]
+
+    def helpers(st, err, n, a="helper_a"):
+        problems = helper_facts(st, "hot_loop", a, "helper_b", 2.0, 4.5) if st else ["failed"]
+        T.check(name(n), not problems, "; ".join(problems) + err)
+
+    st, err = fold(args + ["--inline-cache=" + cdir], [prof], "cache/first-run")
+    helpers(st, err, "cache/first-run/helpers-found")
+    T.check(name("cache/first-run/entry-written"), os.path.isfile(entry),
+            str(os.listdir(cdir) if os.path.isdir(cdir) else "no directory"))
+    if not os.path.isfile(entry):
+        return
+    size = os.path.getsize(entry)
+    st2, err = fold(args + ["--inline-cache=" + cdir], [prof], "cache/second-run")
+    T.check(name("cache/second-run/same-stacks"), st2 is not None and st2 == st, err)
+
+    # The entry is what a later run reads: a name changed in it shows.
+    data = open(entry, "rb").read()
+    with open(entry, "wb") as f:
+        f.write(data.replace(b"helper_a", b"helper_Q"))
+    st3, err = fold(args + ["--inline-cache=" + cdir], [prof], "cache/entry-is-read")
+    helpers(st3, err, "cache/entry-is-read/its-names-shown", "helper_Q")
+
+    # Entries that are not this file's image are ignored and rewritten.
+    def bad_entry(n, content):
+        with open(entry, "wb") as f:
+            f.write(content)
+        st4, err4 = fold(args + ["--inline-cache=" + cdir], [prof], "cache/" + n)
+        T.check(name("cache/" + n + "/same-stacks"), st4 == st, err4)
+        T.check(name("cache/" + n + "/rewritten"),
+                os.path.getsize(entry) == size and open(entry, "rb").read() == data)
+    bad_entry("truncated-entry", data[:len(data) // 3])
+    bad_entry("garbage-entry", b"\x7fELF" + b"\xff" * 4000)
+    bad_entry("other-build-id", data.replace(bytes.fromhex(ident), bytes(len(ident) // 2)))
+
+    # Where: $XDG_CACHE_HOME/callgrind_fold, else ~/.cache/callgrind_fold;
+    # nowhere with --inline-cache=no; an unusable directory is no error.
+    xdg, home = os.path.join(base, "xdg"), os.path.join(base, "home")
+    rc, _, err = T.fold(binary, args + [prof], env={"XDG_CACHE_HOME": xdg})
+    T.check(name("cache/default-xdg"), rc == 0 and os.path.isfile(
+        os.path.join(xdg, "callgrind_fold", ident + ".v1")), err)
+    rc, _, err = T.fold(binary, args + [prof], env={"XDG_CACHE_HOME": None, "HOME": home})
+    T.check(name("cache/default-home"), rc == 0 and os.path.isfile(
+        os.path.join(home, ".cache", "callgrind_fold", ident + ".v1")), err)
+    off = os.path.join(base, "off")
+    rc, out, err = T.fold(binary, args + ["--inline-cache=no", prof],
+                          env={"XDG_CACHE_HOME": off, "HOME": off})
+    T.check(name("cache/no"), rc == 0 and "helper_a [inlined]" in out and
+            not os.path.exists(off), err)
+    blocker = os.path.join(base, "a-file")
+    open(blocker, "w").close()
+    st5, err = fold(args + ["--inline-cache=" + os.path.join(blocker, "sub")], [prof],
+                    "cache/unusable-dir")
+    T.check(name("cache/unusable-dir/same-stacks-quietly"),
+            st5 == st and "cache" not in err.lower(), err)

@@ -43,9 +43,18 @@ def run(cmd, **kw):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
 
 
-def fold(binary, args):
-    """Run callgrind_fold; returns (exit code, stdout text, stderr text)."""
-    p = run([binary] + args)
+def fold(binary, args, env=None):
+    """Run callgrind_fold; returns (exit code, stdout text, stderr text).
+    env: variables to set (None as a value: to unset)."""
+    full = None
+    if env:
+        full = dict(os.environ)
+        for k, v in env.items():
+            if v is None:
+                full.pop(k, None)
+            else:
+                full[k] = v
+    p = run([binary] + args, env=full)
     return (p.returncode, p.stdout.decode("utf-8", "replace"),
             p.stderr.decode("utf-8", "replace"))
 
@@ -534,6 +543,9 @@ def main():
     ap.add_argument("--no-golden", action="store_true")
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
+    # --inline keeps inflated debug files in a cache (default under
+    # $XDG_CACHE_HOME): the tests' own, not the user's.
+    os.environ["XDG_CACHE_HOME"] = os.path.join(WORK, "xdg-cache")
 
     for unit, tag in ((a.unit, ""), (a.san_unit, "asan+ubsan/")):
         if unit:
