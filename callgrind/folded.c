@@ -46,21 +46,9 @@
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
 
-struct _folded_node {
-   fn_node*     fn;         /* 0 for a root */
-   folded_node* parent;
-   folded_node* root;       /* root of the thread's tree */
-   folded_node* hash_next;  /* chain in the (parent, fn) hash */
-   folded_node* last_child; /* child entered last: checked first */
-   folded_node* kids, *next_kid; /* all children, newest first */
-   UInt         nkids;
-   folded_node* first_child, *next_sibling;  /* built when writing */
-   folded_node* image;      /* its node in the merged tree, when writing */
-   ULong        count;      /* cost of the folded event on this path */
-};
 
 /* folded event: offset in the full cost array */
-static Int event_offset = -1;
+Int CLG_(folded_offset) = -1;
 
 /* all nodes, for dumping; a node's index is stable */
 static folded_node** nodes = 0;
@@ -77,9 +65,7 @@ static folded_node** roots = 0; /* per thread id */
 
 /* Functions are frames by name: distinct functions with the same name (a
  * static function in two objects) are the same frame, as in a folded
- * file.  canon[fn->number] is the first function seen with fn's name. */
-static fn_node** canon = 0;
-static UInt canon_size = 0;
+ * file.  fn->folded_fn is the first function seen with fn's name. */
 static fn_node** by_name = 0;   /* open hash of the canonical functions */
 static UInt by_name_size = 0, by_name_used = 0;
 
@@ -118,15 +104,9 @@ static fn_node* canonical_by_name(fn_node* fn)
 
 static fn_node* canonical(fn_node* fn)
 {
-   if (fn->number >= canon_size) {
-      UInt old = canon_size;
-      while (fn->number >= canon_size) canon_size = canon_size ? 2 * canon_size : 1024;
-      canon = VG_(realloc)("cl.folded.canon", canon, canon_size * sizeof(fn_node*));
-      VG_(memset)(canon + old, 0, (canon_size - old) * sizeof(fn_node*));
-   }
-   if (!canon[fn->number])
-      canon[fn->number] = canonical_by_name(fn);
-   return canon[fn->number];
+   if (!fn->folded_fn)
+      fn->folded_fn = canonical_by_name(fn);
+   return fn->folded_fn;
 }
 
 /* Bucket of (parent, fn) in a hash table of <size> (a power of 2). */
@@ -212,7 +192,7 @@ void CLG_(folded_flush)(void)
    ULong now;
 
    if (!CLG_(clo).dump_folded) return;
-   now = CLG_(current_state).cost[event_offset];
+   now = CLG_(current_state).cost[CLG_(folded_offset)];
    if (now != CLG_(current_state).fmark) {
       current_node()->count += now - CLG_(current_state).fmark;
       CLG_(current_state).fmark = now;
@@ -562,12 +542,12 @@ void CLG_(folded_init)(void)
    if (!CLG_(clo).dump_folded) return;
 
    if (CLG_(clo).folded_event == 0) {
-      event_offset = CLG_(dumpmap)->entry[0].offset;
+      CLG_(folded_offset) = CLG_(dumpmap)->entry[0].offset;
       return;
    }
-   event_offset = CLG_(eventmapping_offset)(CLG_(dumpmap),
+   CLG_(folded_offset) = CLG_(eventmapping_offset)(CLG_(dumpmap),
                                             CLG_(clo).folded_event);
-   if (event_offset < 0) {
+   if (CLG_(folded_offset) < 0) {
       HChar* names = CLG_(eventmapping_as_string)(CLG_(dumpmap));
       VG_(fmsg)("--folded-event=%s: not a collected event; "
                 "the events collected are: %s\n",
