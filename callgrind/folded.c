@@ -50,6 +50,9 @@
 /* folded event: offset in the full cost array */
 Int CLG_(folded_offset) = -1;
 
+/* recent calls: see CLG_(folded_call) */
+folded_hop CLG_(folded_hops)[FOLDED_HOPS];
+
 /* all nodes, for dumping; a node's index is stable */
 static folded_node** nodes = 0;
 static UInt nodes_used = 0, nodes_size = 0;
@@ -65,7 +68,9 @@ static folded_node** roots = 0; /* per thread id */
 
 /* Functions are frames by name: distinct functions with the same name (a
  * static function in two objects) are the same frame, as in a folded
- * file.  fn->folded_fn is the first function seen with fn's name. */
+ * file.  canon[fn->number] is the first function seen with fn's name. */
+static fn_node** canon = 0;
+static UInt canon_size = 0;
 static fn_node** by_name = 0;   /* open hash of the canonical functions */
 static UInt by_name_size = 0, by_name_used = 0;
 
@@ -104,9 +109,15 @@ static fn_node* canonical_by_name(fn_node* fn)
 
 static fn_node* canonical(fn_node* fn)
 {
-   if (!fn->folded_fn)
-      fn->folded_fn = canonical_by_name(fn);
-   return fn->folded_fn;
+   if (fn->number >= canon_size) {
+      UInt old = canon_size;
+      while (fn->number >= canon_size) canon_size = canon_size ? 2 * canon_size : 1024;
+      canon = VG_(realloc)("cl.folded.canon", canon, canon_size * sizeof(fn_node*));
+      VG_(memset)(canon + old, 0, (canon_size - old) * sizeof(fn_node*));
+   }
+   if (!canon[fn->number])
+      canon[fn->number] = canonical_by_name(fn);
+   return canon[fn->number];
 }
 
 /* Bucket of (parent, fn) in a hash table of <size> (a power of 2). */
