@@ -123,6 +123,10 @@ struct object {
     struct cu_info *cus;
     size_t ncus;
     size_t last_range;       /* ranges index of the previous lookup */
+    /* The function tree of the previous lookup and the part [lo, hi) of
+     * its unit's index that led to it: addresses come in runs. */
+    struct scope_tree *last_fn;
+    uint64_t last_fn_lo, last_fn_hi;
     uint64_t lost_addrs, lost_cost;
 };
 
@@ -1237,6 +1241,8 @@ static bool c_language(Dwarf_Die *cudie)
  * when first needed; NULL when no function of the object holds it. */
 static struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o, uint64_t pc)
 {
+    if (pc - o->last_fn_lo < o->last_fn_hi - o->last_fn_lo)
+        return o->last_fn;
     /* The unit: the range holding pc, mostly the previous one. */
     const struct cu_range *r = o->ranges;
     size_t i = o->last_range;
@@ -1275,6 +1281,10 @@ static struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o,
     struct scope_node *f = &ci->index->nodes[fn];
     if (!f->inner)
         f->inner = build_tree(ix, &f->name_die, false, ci->index->c_unit);
+    const struct scope_entry *e = &ci->index->flat[ci->index->last]; /* pc's */
+    o->last_fn = f->inner;
+    o->last_fn_lo = e->lo;
+    o->last_fn_hi = e->hi;
     return f->inner;
 }
 

@@ -30,8 +30,11 @@ void *xrealloc(void *p, size_t n);
 /* Grow *items (of item_size bytes) so that index `need` fits. */
 void grow_array(void **items, size_t *capacity, size_t need, size_t item_size);
 
-#define GROW(arr, cap, need) \
-    grow_array((void **)&(arr), &(cap), (need), sizeof *(arr))
+#define GROW(arr, cap, need)                                        \
+    do {                                                            \
+        if ((need) >= (cap)) /* the call only when it must grow */ \
+            grow_array((void **)&(arr), &(cap), (need), sizeof *(arr)); \
+    } while (0)
 
 /* Overflow-checked uint64 arithmetic: return false on overflow. */
 static inline bool add_u64(uint64_t a, uint64_t b, uint64_t *out)
