@@ -207,7 +207,9 @@ def test_malformed(binary, tag):
           rc == 2 and re.match(re.escape(spec) + r":\d+: .*NoSuchEvent", err) is not None,
           err)
     for args, name in ((["--bogus"], "unknown-option"), (["--part=x"], "bad-part"),
-                       (["--frame=xyz"], "bad-frame"), (["--resolution=-1"], "bad-resolution")):
+                       (["--frame=xyz"], "bad-frame"), (["--resolution=-1"], "bad-resolution"),
+                       (["--inline", "--inline-cache="], "empty-inline-cache"),
+                       (["--inline", "--debug-dir="], "empty-debug-dir")):
         rc, out, err = fold(binary, args + [spec])
         check("%susage/%s" % (tag, name), rc == 1 and "callgrind_fold:" in err,
               "rc %d %s" % (rc, err))
