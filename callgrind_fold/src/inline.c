@@ -13,12 +13,14 @@
  *
  * Lookup. Each object is opened once (libdwfl, which finds separate debug
  * files by build-id and .gnu_debuglink like gdb; compressed DWARF is
- * opened by open_dwarf instead). Its compilation units' address ranges
- * are read once; a unit's subprogram and inlined-subroutine scopes are
- * read the first time an address falls in it, in one walk, and flattened
- * into sorted disjoint intervals each naming its innermost scope, so a
- * lookup is one binary search, mostly skipped as addresses come in
- * ascending runs. Each scope's chain and each name are made once. */
+ * opened by open_dwarf instead, through dwarfimage.c). Its compilation
+ * units' address ranges are read once (aranges.c); a unit's functions are
+ * indexed the first time an address falls in the unit, and a function's
+ * subprogram and inlined-subroutine scopes the first time an address
+ * falls in the function, in one walk, flattened into sorted disjoint
+ * intervals each naming its innermost scope, so a lookup is one binary
+ * search, mostly skipped as addresses come in ascending runs. Each
+ * scope's chain and each name are made once. */
 #include "inline.h"
 #include "aranges.h"
 #include "dwarfimage.h"
@@ -489,10 +491,6 @@ static bool first_load(Elf *elf, GElf_Addr *vaddr)
     return false;
 }
 
-/* Opens the object's DWARF as described above; false leaves it to
- * dwfl_module_getdwarf. The debug file is looked for as libdwfl does:
- * the object itself if it has .debug_info, else the find_debuginfo
- * callback (build-id, then debuglink, in the debug directories). */
 static const char *path_base(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -587,6 +585,11 @@ static int find_debug_file(struct inline_ctx *ix, Elf *main, const char *path)
     return fd;
 }
 
+/* Opens the object's DWARF when it is compressed, as dwarfimage.h
+ * describes; false leaves it to dwfl_module_getdwarf (uncompressed DWARF
+ * needs nothing more). The debug file is looked for as libdwfl does: the
+ * object itself if it has .debug_info, else the find_debuginfo callback
+ * (build-id, then debuglink, in the debug directories). */
 static bool open_dwarf(struct inline_ctx *ix, struct object *o, const char *path)
 {
     Elf *main = dwfl_module_getelf(o->mod, &o->elf_bias);
