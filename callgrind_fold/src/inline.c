@@ -99,7 +99,7 @@ struct cu_range {
 enum unit_state { UNIT_LAZY, UNIT_READY, UNIT_NONE };
 
 struct cu_info {
-    Dwarf_Off die_offset;     /* of the unit's DIE */
+    Dwarf_Off offset;         /* of the unit's header */
     enum unit_state state;    /* LAZY: `die` not read yet; NONE: no scopes */
     Dwarf_Die die;            /* the DIE with the scopes, when READY */
     struct scope_tree *index; /* NULL until an address falls in the unit */
@@ -121,9 +121,13 @@ struct object {
     bool bias_known;
     uint64_t bias;           /* written address - ELF virtual address */
     struct cu_range *ranges;
-    size_t nranges;
+    size_t nranges, ranges_cap;
     struct cu_info *cus;
-    size_t ncus;
+    size_t ncus, cus_cap;
+    /* Units by header offset, those of .debug_aranges until all units
+     * were walked (see read_units); then freed. */
+    struct hashmap unit_index;
+    bool units_walked;
     size_t last_range;       /* ranges index of the previous lookup */
     /* The function tree of the previous lookup and the part [lo, hi) of
      * its unit's index that led to it: addresses come in runs. */
@@ -243,6 +247,7 @@ void inline_free(struct inline_ctx *ix)
             free_tree(o->cus[c].index);
         free(o->cus);
         free(o->ranges);
+        hashmap_free(&o->unit_index);
         if (o->own_dbg)
             dwarf_end(o->own_dbg);
         dwarf_image_close(o->image);
@@ -408,69 +413,80 @@ static bool unit_scopes(Dwarf *dbg, Dwarf_Off die_offset, Dwarf_Die *cudie, Dwar
     return unit_type == DW_UT_compile;
 }
 
+static void add_range(struct object *o, uint64_t lo, uint64_t hi, uint32_t cu)
+{
+    GROW(o->ranges, o->ranges_cap, o->nranges);
+    o->ranges[o->nranges++] = (struct cu_range){lo, hi, cu};
+}
+
+/* The units .debug_aranges does not describe (clang's, for one) are
+ * found by walking every unit header and asking each such unit for its
+ * own DW_AT_ranges, which costs several times more per unit; for a
+ * distribution's libc even the walk costs milliseconds (it touches each
+ * of its 2000 units). So it is done once per object, and only when an
+ * address falls outside all the ranges known (or there are no aranges). */
+static void walk_units(struct object *o)
+{
+    size_t nunits = 0;
+    struct unit_header *units = NULL;
+    o->units_walked = true;
+    if (!units_read(o->dbg, &units, &nunits))
+        libdw_units(o->dbg, &units, &nunits);
+    for (size_t u = 0; u < nunits; u++) {
+        uint32_t index = (uint32_t)o->ncus;
+        struct cu_info ci = {.offset = units[u].offset, .state = UNIT_READY};
+        Dwarf_Die cudie;
+        bool any = false;
+        if ((units[u].unit_type != DW_UT_compile && units[u].unit_type != DW_UT_skeleton) ||
+            hashmap_get(&o->unit_index, units[u].offset, 0, &(uint32_t){0}) ||
+            !unit_scopes(o->dbg, units[u].die_offset, &cudie, &ci.die))
+            continue;
+        ptrdiff_t off = 0;
+        Dwarf_Addr base, lo, hi;
+        while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
+            if (hi > lo) {
+                add_range(o, lo, hi, index);
+                any = true;
+            }
+        }
+        if (any) {
+            GROW(o->cus, o->cus_cap, o->ncus);
+            o->cus[o->ncus++] = ci;
+        }
+    }
+    free(units);
+    hashmap_free(&o->unit_index);
+    qsort(o->ranges, o->nranges, sizeof *o->ranges, cu_by_lo);
+}
+
 /* The address ranges of the units with code. Most compilers describe
- * them in .debug_aranges, one small section read at once, and then a
- * unit's DIE is only read when an address falls in it; a unit it does
- * not describe is asked for its DW_AT_ranges, which costs several times
- * more per unit (for libc's 2000 units, more than the rest of --inline
- * on a large profile). */
+ * them in .debug_aranges, one small section read at once; a unit's DIE
+ * is read only when an address falls in it. Other units: see
+ * walk_units. */
 static void read_units(struct object *o)
 {
-    size_t cap_r = 0, cap_c = 0, naranges = 0, nunits = 0;
+    size_t naranges = 0;
     struct arange *aranges = NULL;
-    struct unit_header *units = NULL;
+    hashmap_init(&o->unit_index);
     if (!aranges_read(o->dbg, &aranges, &naranges) &&
         !libdw_aranges(o->dbg, &aranges, &naranges))
         naranges = 0;
-    if (!units_read(o->dbg, &units, &nunits))
-        libdw_units(o->dbg, &units, &nunits);
-    struct hashmap described; /* unit header offset -> NONE, then its unit index */
-    hashmap_init(&described);
-    for (size_t i = 0; i < naranges; i++)
-        hashmap_put(&described, aranges[i].unit_offset, 0, NONE);
-    for (size_t u = 0; u < nunits; u++) {
-        if (units[u].unit_type != DW_UT_compile && units[u].unit_type != DW_UT_skeleton)
-            continue;
-        uint32_t index = (uint32_t)o->ncus;
-        struct cu_info ci = {.die_offset = units[u].die_offset, .state = UNIT_LAZY};
-        uint32_t *slot = NULL;
-        bool inserted;
-        if (naranges)
-            slot = hashmap_upsert(&described, units[u].offset, 0, 0, &inserted);
-        if (slot && !inserted) {
-            *slot = index;
-        } else {
-            Dwarf_Die cudie;
-            if (!unit_scopes(o->dbg, units[u].die_offset, &cudie, &ci.die))
-                continue;
-            ci.state = UNIT_READY;
-            ptrdiff_t off = 0;
-            Dwarf_Addr base, lo, hi;
-            bool any = false;
-            while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
-                if (hi <= lo)
-                    continue;
-                GROW(o->ranges, cap_r, o->nranges);
-                o->ranges[o->nranges++] = (struct cu_range){lo, hi, index};
-                any = true;
-            }
-            if (!any)
-                continue;
-        }
-        GROW(o->cus, cap_c, o->ncus);
-        o->cus[o->ncus++] = ci;
-    }
     for (size_t i = 0; i < naranges; i++) {
-        uint32_t index;
-        if (!hashmap_get(&described, aranges[i].unit_offset, 0, &index) || index == NONE)
-            continue; /* a unit that is not compiled code (a type unit, ...) */
-        GROW(o->ranges, cap_r, o->nranges);
-        o->ranges[o->nranges++] = (struct cu_range){aranges[i].lo, aranges[i].hi, index};
+        bool inserted;
+        uint32_t *slot = hashmap_upsert(&o->unit_index, aranges[i].unit_offset, 0,
+                                        (uint32_t)o->ncus, &inserted);
+        if (inserted) {
+            GROW(o->cus, o->cus_cap, o->ncus);
+            o->cus[o->ncus++] = (struct cu_info){.offset = aranges[i].unit_offset,
+                                                 .state = UNIT_LAZY};
+        }
+        add_range(o, aranges[i].lo, aranges[i].hi, *slot);
     }
     free(aranges);
-    free(units);
-    hashmap_free(&described);
-    qsort(o->ranges, o->nranges, sizeof *o->ranges, cu_by_lo);
+    if (naranges == 0)
+        walk_units(o);
+    else
+        qsort(o->ranges, o->nranges, sizeof *o->ranges, cu_by_lo);
 }
 
 /* ---- opening objects ----------------------------------------------------------- */
@@ -1264,6 +1280,10 @@ static struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o,
                 i = j - 1;
                 break;
             }
+        if (i == SIZE_MAX && !o->units_walked) {
+            walk_units(o); /* perhaps a unit .debug_aranges leaves out */
+            return function_tree(ix, o, pc);
+        }
         if (i == SIZE_MAX)
             return NULL;
         o->last_range = i;
@@ -1271,8 +1291,13 @@ static struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o,
     struct cu_info *ci = &o->cus[r[i].cu];
     if (ci->state == UNIT_LAZY) {
         Dwarf_Die cudie;
-        ci->state = unit_scopes(o->dbg, ci->die_offset, &cudie, &ci->die) ? UNIT_READY
-                                                                          : UNIT_NONE;
+        Dwarf_Off next;
+        size_t header_size;
+        ci->state = dwarf_next_unit(o->dbg, ci->offset, &next, &header_size, NULL, NULL, NULL,
+                                    NULL, NULL, NULL) == 0 &&
+                            unit_scopes(o->dbg, ci->offset + header_size, &cudie, &ci->die)
+                        ? UNIT_READY
+                        : UNIT_NONE;
     }
     if (ci->state == UNIT_NONE)
         return NULL;
