@@ -75,6 +75,15 @@ def _builds_for(cc, work):
         _must([cc, "-O2", "-g"] + flags + ["-o", exe, src("inline_hot.c")], "cc " + variant,
               cwd=d)
         _builds[variant] = exe
+    # A malformed .debug_aranges (a set whose pairs run past its end):
+    # not trusted, the units are found another way.
+    bad = os.path.join(d, "hot_badaranges")
+    garbage = os.path.join(d, "badaranges.bin")
+    with open(garbage, "wb") as f:
+        f.write(bytes([0x20, 0, 0, 0, 2, 0, 0, 0, 0, 0, 8, 0]) + b"\xff" * 40)
+    _must(["objcopy", "--update-section", ".debug_aranges=" + garbage, hot, bad],
+          "objcopy aranges")
+    _builds["badaranges"] = bad
     # The same with a compressed debug file (as distributions ship them).
     zbid = os.path.join(d, "hot_zbid")
     # (an md5 build-id: not the same file name as hot_bid's debug file)
@@ -304,8 +313,8 @@ def _tests(T, valgrind, cc, binary, tag):
     else:
         T.report("SKIP", name("aranges-partial/helpers-found"), "no clang")
 
-    # 6b'. DWARF 4, split DWARF.
-    for variant in ("dwarf4", "split"):
+    # 6b'. DWARF 4, split DWARF, malformed .debug_aranges.
+    for variant in ("dwarf4", "split", "badaranges"):
         pv = _profile(valgrind, work, b[variant], instr)
         st, err = fold(["--inline"], [pv], variant)
         if st is not None:
