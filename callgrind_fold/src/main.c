@@ -187,6 +187,7 @@ int main(int argc, char **argv)
     struct fold_ctx ctx;
     fold_init(&ctx, &opt);
     if (want_inline) {
+        heap_prefer_huge_pages((size_t)64 << 20);
         char *default_dir = inline_cache ? NULL : dwarf_images_default_dir();
         const char *cache_dir = !inline_cache                ? default_dir
                                 : strcmp(inline_cache, "no") ? inline_cache

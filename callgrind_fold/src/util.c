@@ -1,13 +1,42 @@
+#define _DEFAULT_SOURCE /* sbrk, madvise */
 #include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 void out_of_memory(void)
 {
     fputs("callgrind_fold: out of memory\n", stderr);
     exit(EXIT_OUTPUT);
+}
+
+void heap_prefer_huge_pages(size_t reserve)
+{
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    if (reserve > INT32_MAX / 2 || mallopt(M_MMAP_THRESHOLD, (int)reserve / 2) != 1 ||
+        mallopt(M_TOP_PAD, (int)reserve) != 1)
+        return;
+    void *grow = malloc(huge); /* grows the heap by `reserve` beyond it */
+    if (!grow)
+        return;
+    uintptr_t lo = ((uintptr_t)grow + huge - 1) & ~(huge - 1);
+    void *top = sbrk(0);
+    uintptr_t hi = top == (void *)-1 ? 0 : (uintptr_t)top & ~(huge - 1);
+    /* Only if the block is in the heap below the break, as asked (not
+     * under another allocator, such as a sanitizer's). */
+    if (hi > lo && hi - lo <= reserve + 2 * huge)
+        madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+    free(grow);
+#else
+    (void)reserve;
+#endif
 }
 
 void *xmalloc(size_t n)

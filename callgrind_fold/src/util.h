@@ -25,6 +25,13 @@ const char *option_value(const char *arg, const char *name, int *i, int argc, ch
  * these print a message and exit with EXIT_OUTPUT. */
 _Noreturn void out_of_memory(void);
 void *xmalloc(size_t n);
+/* For runs that allocate tens of megabytes in small pieces (--inline:
+ * libdw's structures and ours), where page faults can cost more than the
+ * work (5 us each on a VM): reserve `reserve` bytes of heap ahead and
+ * ask for transparent huge pages on it, so that it faults in 2 MB at a
+ * time. Best effort, glibc only; large blocks then come from that heap
+ * too. */
+void heap_prefer_huge_pages(size_t reserve);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 /* Grow *items (of item_size bytes) so that index `need` fits. */
