@@ -7,6 +7,7 @@
  * entry that does not open as such an image, or names another build-id,
  * is ignored and rewritten. Any cache failure only costs the inflating. */
 #include "dwarfimage.h"
+#include "cachedir.h"
 #include "util.h"
 
 #include <dlfcn.h>
@@ -22,7 +23,6 @@
 
 /* Bumped whenever the image's contents change meaning. */
 #define IMAGE_VERSION "v1"
-#define MAX_ID_BYTES 64
 
 typedef void *(*deflate_alloc_fn)(void);
 
@@ -277,24 +277,6 @@ static char *build_image(struct dwarf_images *di, Elf *elf, size_t *size)
 
 /* ---- the cache ------------------------------------------------------------------ */
 
-/* DIR/<build-id in hex>.IMAGE_VERSION into `path`, or false. */
-static bool entry_path(const struct dwarf_images *di, const unsigned char *id, size_t id_len,
-                       struct buf *path)
-{
-    static const char hex[] = "0123456789abcdef";
-    if (!di->dir || id_len == 0 || id_len > MAX_ID_BYTES)
-        return false;
-    path->len = 0;
-    buf_append(path, di->dir, strlen(di->dir));
-    buf_putc(path, '/');
-    for (size_t i = 0; i < id_len; i++) {
-        buf_putc(path, hex[id[i] >> 4]);
-        buf_putc(path, hex[id[i] & 15]);
-    }
-    buf_append(path, "." IMAGE_VERSION, strlen("." IMAGE_VERSION));
-    return true;
-}
-
 static bool same_id(Elf *elf, const void *id, size_t id_len)
 {
     const void *got = NULL;
@@ -336,47 +318,6 @@ static struct dwarf_image *load_entry(const char *path, const void *id, size_t i
     return img;
 }
 
-/* mkdir -p, private to the user. */
-static bool make_dirs(char *path)
-{
-    for (char *p = path + 1;; p++) {
-        if (*p != '/' && *p != 0)
-            continue;
-        char c = *p;
-        *p = 0;
-        bool ok = mkdir(path, 0700) == 0 || errno == EEXIST;
-        *p = c;
-        if (!ok || c == 0)
-            return ok;
-    }
-}
-
-static void store_entry(struct dwarf_images *di, const char *path, const char *image,
-                        size_t size)
-{
-    if (!make_dirs(di->dir))
-        return;
-    struct buf tmp = {0};
-    char pid[32];
-    snprintf(pid, sizeof pid, ".tmp%ld", (long)getpid());
-    buf_append(&tmp, path, strlen(path));
-    buf_append(&tmp, pid, strlen(pid));
-    int fd = open(buf_cstr(&tmp), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    bool ok = fd >= 0;
-    for (size_t done = 0; ok && done < size;) {
-        ssize_t w = write(fd, image + done, size - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        ok = w > 0;
-        done += ok ? (size_t)w : 0;
-    }
-    if (fd >= 0)
-        ok = close(fd) == 0 && ok;
-    if (!ok || rename(buf_cstr(&tmp), path) != 0)
-        unlink(buf_cstr(&tmp));
-    buf_free(&tmp);
-}
-
 /* ---- opening ---------------------------------------------------------------------- */
 
 struct dwarf_image *dwarf_image_open(struct dwarf_images *di, Elf *elf)
@@ -384,7 +325,8 @@ struct dwarf_image *dwarf_image_open(struct dwarf_images *di, Elf *elf)
     const void *id = NULL;
     ssize_t id_len = dwelf_elf_gnu_build_id(elf, &id);
     struct buf path = {0};
-    bool cached = id_len > 0 && entry_path(di, id, (size_t)id_len, &path);
+    bool cached = id_len > 0 &&
+                  cache_path(di->dir, id, (size_t)id_len, "." IMAGE_VERSION, &path);
     struct dwarf_image *img = cached ? load_entry(buf_cstr(&path), id, (size_t)id_len) : NULL;
     if (!img) {
         size_t size = 0;
@@ -396,7 +338,7 @@ struct dwarf_image *dwarf_image_open(struct dwarf_images *di, Elf *elf)
             img->mem = mem;
             img->fd = -1;
             if (cached)
-                store_entry(di, buf_cstr(&path), mem, size);
+                cache_write(di->dir, buf_cstr(&path), mem, size);
         } else {
             free(mem);
         }

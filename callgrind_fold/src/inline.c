@@ -23,6 +23,7 @@
  * scope's chain and each name are made once. */
 #include "inline.h"
 #include "aranges.h"
+#include "cachedir.h"
 #include "dwarfimage.h"
 #include "frames.h"
 #include "hashmap.h"
@@ -73,6 +74,7 @@ struct scope_node {
     uint32_t chain;        /* interned chain of inlined frames, NONE until needed */
     bool subprogram;
     struct scope_tree *inner; /* in a unit's index: the function's tree, once needed */
+    Dwarf_Off die_offset;     /* in an index from the cache: name_die, read when needed */
 };
 
 /* The scopes of one function, or a unit's index of its functions (their
@@ -103,6 +105,7 @@ struct cu_info {
     enum unit_state state;    /* LAZY: `die` not read yet; NONE: no scopes */
     Dwarf_Die die;            /* the DIE with the scopes, when READY */
     struct scope_tree *index; /* NULL until an address falls in the unit */
+    bool index_saved;         /* the index came from the cache */
 };
 
 enum obj_state { OBJ_NEW, OBJ_OK, OBJ_FAILED };
@@ -128,6 +131,12 @@ struct object {
      * were walked (see read_units); then freed. */
     struct hashmap unit_index;
     bool units_walked;
+    /* Unit indexes kept in the cache (see saved_index), and whether this
+     * run made others. */
+    struct saved_fn *saved;
+    size_t nsaved;
+    struct hashmap saved_units; /* unit header offset -> its marker in saved */
+    bool index_new;
     size_t last_range;       /* ranges index of the previous lookup */
     /* The function tree of the previous lookup and the part [lo, hi) of
      * its unit's index that led to it: addresses come in runs. */
@@ -161,6 +170,7 @@ struct inline_ctx {
     struct buf text, frames_buf;
     bool mangled_names;            /* callgrind ran with --demangle=no */
     struct dwarf_images *images;   /* compressed DWARF (dwarfimage.h) */
+    char *cache_dir;               /* --inline-cache, or NULL */
     uint64_t folded_inputs;
 };
 
@@ -197,12 +207,20 @@ static char *demangle(const char *mangled)
     return s;
 }
 
+static void load_index(struct inline_ctx *ix, struct object *o);
+static void save_index(struct inline_ctx *ix, struct object *o);
+
 /* ---- setup -------------------------------------------------------------------- */
 
 struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir)
 {
     struct inline_ctx *ix = xcalloc(1, sizeof *ix);
     ix->images = dwarf_images_new(cache_dir);
+    if (cache_dir) {
+        size_t n = strlen(cache_dir) + 1;
+        ix->cache_dir = xmalloc(n);
+        memcpy(ix->cache_dir, cache_dir, n);
+    }
     /* ":.debug:DIRS": the object's directory, its .debug subdirectory,
      * then the global directories (by build-id, then by path). No CRC
      * check, like gdb when the build-id matches. */
@@ -243,8 +261,11 @@ void inline_free(struct inline_ctx *ix)
         return;
     for (size_t i = 0; i < ix->nobjects; i++) {
         struct object *o = &ix->objects[i];
+        save_index(ix, o);
         for (size_t c = 0; c < o->ncus; c++)
             free_tree(o->cus[c].index);
+        free(o->saved);
+        hashmap_free(&o->saved_units);
         free(o->cus);
         free(o->ranges);
         hashmap_free(&o->unit_index);
@@ -269,6 +290,7 @@ void inline_free(struct inline_ctx *ix)
     buf_free(&ix->frames_buf);
     free(ix->debug_path);
     dwarf_images_free(ix->images);
+    free(ix->cache_dir);
     free(ix);
     if (demangle_lib)
         dlclose(demangle_lib);
@@ -684,6 +706,8 @@ static void open_object(struct inline_ctx *ix, struct object *o, const char *pat
     read_units(o);
     if (o->ncus == 0)
         fail_object(o, "%s", "its DWARF describes no code");
+    else
+        load_index(ix, o);
 }
 
 static struct object *object_of(struct inline_ctx *ix, uint32_t name, uint32_t *index)
@@ -864,7 +888,7 @@ static uint32_t new_scope(struct scope_tree *t, const Dwarf_Die *name_die, uint3
     if (t->nnodes >= UINT32_MAX - 1)
         out_of_memory();
     GROW(t->nodes, t->nodes_cap, t->nnodes);
-    t->nodes[t->nnodes] = (struct scope_node){*name_die, parent, 0, 0, NONE, subprogram, NULL};
+    t->nodes[t->nnodes] = (struct scope_node){*name_die, parent, 0, 0, NONE, subprogram, NULL, 0};
     return (uint32_t)t->nnodes++;
 }
 
@@ -1256,6 +1280,124 @@ static bool c_language(Dwarf_Die *cudie)
 }
 
 /* Chain of inlined frames at address addr of object oi, interned. */
+/* ---- unit indexes kept in the cache ---------------------------------------------- */
+
+/* Indexing a unit walks all its top-level DIEs (for one of libc's units,
+ * about 230k instructions), for a result of a few intervals per function.
+ * So the indexes are kept in the cache directory too, as
+ * <build-id>.index.v1: a magic line, then records of struct saved_fn: per
+ * unit a marker (die 0; lo 1 for a C unit) followed by its index's
+ * sorted disjoint intervals, each with its function's DIE offset. Units
+ * whose scopes are in a split unit (.dwo) are not kept. A file that does
+ * not read as such is ignored and rewritten. */
+struct saved_fn {
+    uint64_t unit, lo, hi, die;
+};
+
+static const char index_magic[8] = "CFIDX1\n";
+#define INDEX_SUFFIX ".index.v1"
+
+static bool index_path(struct inline_ctx *ix, struct object *o, struct buf *path)
+{
+    const unsigned char *id = NULL;
+    GElf_Addr vaddr;
+    int n = ix->cache_dir ? dwfl_module_build_id(o->mod, &id, &vaddr) : 0;
+    return n > 0 && cache_path(ix->cache_dir, id, (size_t)n, INDEX_SUFFIX, path);
+}
+
+static void load_index(struct inline_ctx *ix, struct object *o)
+{
+    struct buf path = {0};
+    size_t size = 0;
+    char *data = index_path(ix, o, &path) ? cache_read(buf_cstr(&path), &size) : NULL;
+    buf_free(&path);
+    if (!data)
+        return;
+    size_t n = size > sizeof index_magic ? (size - sizeof index_magic) / sizeof *o->saved : 0;
+    bool ok = n > 0 && n < UINT32_MAX && size == sizeof index_magic + n * sizeof *o->saved &&
+              memcmp(data, index_magic, sizeof index_magic) == 0;
+    if (ok) {
+        o->saved = xmalloc(n * sizeof *o->saved);
+        memcpy(o->saved, data + sizeof index_magic, n * sizeof *o->saved);
+        o->nsaved = n;
+    }
+    free(data);
+    uint64_t prev_hi = 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        const struct saved_fn *r = &o->saved[i];
+        bool inserted = false;
+        if (r->die == 0) {
+            if (r->hi == 0 && r->lo <= 1)
+                hashmap_upsert(&o->saved_units, r->unit, 0, (uint32_t)i, &inserted);
+            ok = inserted;
+            prev_hi = 0;
+        } else {
+            ok = i > 0 && r->unit == o->saved[i - 1].unit && r->lo < r->hi && r->lo >= prev_hi;
+            prev_hi = r->hi;
+        }
+    }
+    if (!ok) {
+        free(o->saved);
+        o->saved = NULL;
+        o->nsaved = 0;
+        hashmap_clear(&o->saved_units); /* the units indexed now replace it */
+    }
+}
+
+/* The index of the unit whose marker is saved[at]. */
+static struct scope_tree *saved_index(struct object *o, uint32_t at)
+{
+    struct scope_tree *t = xcalloc(1, sizeof *t);
+    const Dwarf_Die none = {0};
+    struct hashmap by_die;
+    hashmap_init(&by_die);
+    t->index = true;
+    t->c_unit = o->saved[at].lo != 0;
+    new_scope(t, &none, NONE, true); /* node 0: the unit */
+    for (size_t i = (size_t)at + 1; i < o->nsaved && o->saved[i].die != 0; i++) {
+        bool inserted;
+        uint32_t node = *hashmap_upsert(&by_die, o->saved[i].die, 0, (uint32_t)t->nnodes,
+                                        &inserted);
+        if (inserted) {
+            uint32_t k = new_scope(t, &none, 0, true); /* may move t->nodes */
+            t->nodes[k].die_offset = o->saved[i].die;
+        }
+        GROW(t->flat, t->flat_cap, t->nflat);
+        t->flat[t->nflat++] = (struct scope_entry){o->saved[i].lo, o->saved[i].hi, node};
+    }
+    hashmap_free(&by_die);
+    return t;
+}
+
+/* Writes the object's indexes to the cache if this run made new ones:
+ * those read from it as they were, and the new ones. */
+static void save_index(struct inline_ctx *ix, struct object *o)
+{
+    struct buf path = {0}, out = {0};
+    if (o->state != OBJ_OK || !o->index_new || !index_path(ix, o, &path)) {
+        buf_free(&path);
+        return;
+    }
+    buf_append(&out, index_magic, sizeof index_magic);
+    buf_append(&out, (const char *)o->saved, o->nsaved * sizeof *o->saved);
+    for (size_t c = 0; c < o->ncus; c++) {
+        struct cu_info *ci = &o->cus[c];
+        const struct scope_tree *t = ci->index;
+        if (!t || ci->index_saved || dwarf_cu_getdwarf(ci->die.cu) != o->dbg)
+            continue;
+        struct saved_fn marker = {ci->offset, t->c_unit, 0, 0};
+        buf_append(&out, (const char *)&marker, sizeof marker);
+        for (size_t k = 0; k < t->nflat; k++) {
+            Dwarf_Die die = t->nodes[t->flat[k].node].name_die;
+            struct saved_fn r = {ci->offset, t->flat[k].lo, t->flat[k].hi, dwarf_dieoffset(&die)};
+            buf_append(&out, (const char *)&r, sizeof r);
+        }
+    }
+    cache_write(ix->cache_dir, buf_cstr(&path), out.data, out.len);
+    buf_free(&path);
+    buf_free(&out);
+}
+
 /* The scope tree of the function holding pc (a DWARF address), built
  * when first needed; NULL when no function of the object holds it. */
 static struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o, uint64_t pc)
@@ -1289,7 +1431,12 @@ static struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o,
         o->last_range = i;
     }
     struct cu_info *ci = &o->cus[r[i].cu];
-    if (ci->state == UNIT_LAZY) {
+    uint32_t saved_at;
+    if (!ci->index && hashmap_get(&o->saved_units, ci->offset, 0, &saved_at)) {
+        ci->index = saved_index(o, saved_at);
+        ci->index_saved = true;
+    }
+    if (!ci->index && ci->state == UNIT_LAZY) {
         Dwarf_Die cudie;
         Dwarf_Off next;
         size_t header_size;
@@ -1299,14 +1446,20 @@ static struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o,
                         ? UNIT_READY
                         : UNIT_NONE;
     }
-    if (ci->state == UNIT_NONE)
+    if (!ci->index && ci->state == UNIT_NONE)
         return NULL;
-    if (!ci->index)
+    if (!ci->index) {
         ci->index = build_tree(ix, &ci->die, true, c_language(&ci->die));
+        o->index_new = true;
+    }
     uint32_t fn = scope_at(ci->index, pc);
     if (fn == 0)
         return NULL;
     struct scope_node *f = &ci->index->nodes[fn];
+    if (!f->inner && !f->name_die.addr &&
+        (!dwarf_offdie(o->dbg, f->die_offset, &f->name_die) ||
+         dwarf_tag(&f->name_die) != DW_TAG_subprogram))
+        return NULL; /* a saved index that is not this object's */
     if (!f->inner)
         f->inner = build_tree(ix, &f->name_die, false, ci->index->c_unit);
     const struct scope_entry *e = &ci->index->flat[ci->index->last]; /* pc's */

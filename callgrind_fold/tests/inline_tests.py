@@ -324,6 +324,9 @@ def _tests(T, valgrind, cc, binary, tag):
     # 6c. Compressed debug files: inflated once, then read from the cache.
     _cache_tests(T, valgrind, work, b, binary, name, fold, helper_facts, instr)
 
+    # 6d. Unit indexes kept in the cache.
+    _index_cache_tests(T, work, b, binary, name, fold, helper_facts, prof)
+
     # 7. An object without DWARF: unexpanded, one report, status 0.
     p8 = _profile(valgrind, work, b["nodwarf"], instr)
     st, err = fold(["--inline"], [p8], "no-dwarf")
@@ -419,3 +422,53 @@ def _cache_tests(T, valgrind, work, b, binary, name, fold, helper_facts, instr):
                     "cache/unusable-dir")
     T.check(name("cache/unusable-dir/same-stacks-quietly"),
             st5 == st and "cache" not in err.lower(), err)
+
+
+def _index_cache_tests(T, work, b, binary, name, fold, helper_facts, prof):
+    """<build-id>.index.v1: the program's unit indexes, kept by the first
+    run, read by the next, rebuilt when not well-formed."""
+    import struct
+    base = os.path.join(work, "inline", "index-cache")
+    shutil.rmtree(base, ignore_errors=True)
+    entry = os.path.join(base, _build_id(b["hot"]) + ".index.v1")
+    args = ["--inline", "--inline-cache=" + base]
+
+    def helpers_found(st, err):
+        return st is not None and not helper_facts(st, "hot_loop", "helper_a", "helper_b",
+                                                   2.0, 4.5)
+
+    st, err = fold(args, [prof], "index-cache/first-run")
+    T.check(name("index-cache/first-run/helpers-found"), helpers_found(st, err), err)
+    T.check(name("index-cache/first-run/written"), os.path.isfile(entry),
+            str(os.listdir(base) if os.path.isdir(base) else "no directory"))
+    if not os.path.isfile(entry):
+        return
+    data = open(entry, "rb").read()
+    st2, err = fold(args, [prof], "index-cache/second-run")
+    T.check(name("index-cache/second-run/same-stacks"), st2 == st, err)
+    # What a later run reads: an index without functions, well-formed,
+    # leaves the program's addresses outside its functions (no inlined
+    # frames of its own; libc's, with their own index, may have some).
+    recs = [data[i:i + 32] for i in range(8, len(data), 32)]
+    markers = [r for r in recs if struct.unpack("<4Q", r)[3] == 0]
+    with open(entry, "wb") as f:
+        f.write(data[:8] + b"".join(markers))
+    st3, err = fold(args, [prof], "index-cache/entry-is-read")
+    T.check(name("index-cache/entry-is-read/no-inlined-frames"),
+            st3 is not None and markers and
+            not any(fr.startswith("helper_") for fr in T.frames_of(st3)) and
+            "hot_loop" in T.frames_of(st3), err)
+    # Not well-formed: ignored (same stacks) and written again.
+    for n, content in (("garbage", b"CFIDX1\n\0" + b"\x01" * 100),
+                       ("truncated", data[:len(data) - 7]),
+                       ("function-before-unit", data[:8] + recs[1] + recs[0] +
+                        b"".join(recs[2:]))):
+        with open(entry, "wb") as f:
+            f.write(content)
+        st4, err = fold(args, [prof], "index-cache/" + n)
+        T.check(name("index-cache/%s/same-stacks" % n), st4 == st, err)
+        T.check(name("index-cache/%s/rewritten" % n), open(entry, "rb").read() == data)
+    off = os.path.join(base, "off")
+    rc, _, err = T.fold(binary, ["--inline", "--inline-cache=no", prof],
+                        env={"XDG_CACHE_HOME": off, "HOME": off})
+    T.check(name("index-cache/no"), rc == 0 and not os.path.exists(off), err)
