@@ -757,13 +757,7 @@ struct symbol {
     const char *name;     /* in the module's string table */
 };
 
-static int sym_by_addr(const void *a, const void *b)
-{
-    const struct symbol *x = a, *y = b;
-    return (x->addr > y->addr) - (x->addr < y->addr);
-}
-
-/* The object's function symbols by address, read once for the bias. */
+/* The object's function symbols, read once for the bias. */
 static struct symbol *read_symbols(struct object *o, size_t *count)
 {
     struct symbol *syms = NULL;
@@ -780,10 +774,14 @@ static struct symbol *read_symbols(struct object *o, size_t *count)
         GROW(syms, cap, n);
         syms[n++] = (struct symbol){addr - o->elf_bias, sym.st_size, name};
     }
-    if (n)
-        qsort(syms, n, sizeof *syms, sym_by_addr);
     *count = n;
     return syms;
+}
+
+static int sample_by_addr(const void *a, const void *b)
+{
+    const struct sample *x = a, *y = b;
+    return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
 /* Samples whose address (minus bias) lies in a symbol of the same name;
@@ -791,28 +789,36 @@ static struct symbol *read_symbols(struct object *o, size_t *count)
 static size_t count_matches(struct inline_ctx *ix, const struct symbol *syms, size_t nsyms,
                             const struct sample *s, size_t n, uint64_t bias)
 {
-    size_t matches = 0;
+    /* The samples (a few dozen) by address, each symbol's extent looked
+     * up among them: cheaper than sorting libc's 12,000 symbols. */
+    struct sample *by_addr = xmalloc((n ? n : 1) * sizeof *by_addr);
+    bool *matched = xcalloc(n ? n : 1, sizeof *matched);
     for (size_t i = 0; i < n; i++) {
-        uint64_t a = s[i].addr - bias;
-        size_t lo = 0, hi = nsyms; /* first symbol above a */
+        by_addr[i] = s[i];
+        by_addr[i].addr -= bias;
+    }
+    qsort(by_addr, n, sizeof *by_addr, sample_by_addr);
+    for (size_t k = 0; k < nsyms; k++) {
+        const struct symbol *y = &syms[k];
+        uint64_t end = y->addr + (y->size ? y->size : 1);
+        size_t lo = 0, hi = n; /* first sample at or above the symbol */
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            if (syms[mid].addr <= a)
+            if (by_addr[mid].addr < y->addr)
                 lo = mid + 1;
             else
                 hi = mid;
         }
-        /* Symbols starting at or below a, nearest first, while they can
-         * still hold it (a few: aliases and nested symbols). */
-        for (size_t j = lo, tries = 0; j > 0 && tries < 16; j--, tries++) {
-            const struct symbol *y = &syms[j - 1];
-            if (a < y->addr + (y->size ? y->size : 1) &&
-                same_name(s[i].name, s[i].len, y->name, ix->mangled_names)) {
-                matches++;
-                break;
-            }
-        }
+        for (size_t i = lo; i < n && by_addr[i].addr < end; i++)
+            if (!matched[i])
+                matched[i] = same_name(by_addr[i].name, by_addr[i].len, y->name,
+                                       ix->mangled_names);
     }
+    size_t matches = 0;
+    for (size_t i = 0; i < n; i++)
+        matches += matched[i];
+    free(by_addr);
+    free(matched);
     return matches;
 }
 
