@@ -60,6 +60,12 @@ static Elf_Data *section_data(Dwarf *dbg, const char *wanted)
     return NULL;
 }
 
+size_t debug_info_size(Dwarf *dbg)
+{
+    Elf_Data *d = section_data(dbg, ".debug_info");
+    return d ? d->d_size : 0;
+}
+
 /* The section as a reader, or false (see section_data). */
 static bool section_reader(Dwarf *dbg, const char *name, struct reader *r)
 {

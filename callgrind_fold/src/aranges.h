@@ -35,4 +35,8 @@ bool aranges_read(Dwarf *dbg, struct arange **out, size_t *count);
  * units costs milliseconds). False as for aranges_read. */
 bool units_read(Dwarf *dbg, struct unit_header **out, size_t *count);
 
+/* The size of `dbg`'s .debug_info (uncompressed), or 0 when it cannot
+ * be read as aranges_read reads sections. */
+size_t debug_info_size(Dwarf *dbg);
+
 #endif

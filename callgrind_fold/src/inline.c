@@ -1291,7 +1291,9 @@ static bool c_language(Dwarf_Die *cudie)
 /* Indexing a unit walks all its top-level DIEs (for one of libc's units,
  * about 230k instructions), for a result of a few intervals per function.
  * So the indexes are kept in the cache directory too, as
- * <build-id>.index.v1: a magic line, then records of struct saved_fn: per
+ * <build-id>.index.v2: a magic line, the size of .debug_info (the same
+ * build-id with other DWARF, say after dwz, has other DIE offsets: such
+ * a file is not used), then records of struct saved_fn: per
  * unit a marker (die 0; lo 1 for a C unit) followed by its index's
  * sorted disjoint intervals, each with its function's DIE offset. Units
  * whose scopes are in a split unit (.dwo) are not kept. A file that does
@@ -1301,10 +1303,12 @@ struct saved_fn {
 };
 
 static const char index_magic[8] = "CFIDX1\n";
-#define INDEX_SUFFIX ".index.v1"
+#define INDEX_SUFFIX ".index.v2"
 
 static bool index_path(struct inline_ctx *ix, struct object *o, struct buf *path)
 {
+    if (debug_info_size(o->dbg) == 0)
+        return false;
     const unsigned char *id = NULL;
     GElf_Addr vaddr;
     int n = ix->cache_dir ? dwfl_module_build_id(o->mod, &id, &vaddr) : 0;
@@ -1319,12 +1323,18 @@ static void load_index(struct inline_ctx *ix, struct object *o)
     buf_free(&path);
     if (!data)
         return;
-    size_t n = size > sizeof index_magic ? (size - sizeof index_magic) / sizeof *o->saved : 0;
-    bool ok = n > 0 && n < UINT32_MAX && size == sizeof index_magic + n * sizeof *o->saved &&
+    const size_t header = sizeof index_magic + sizeof(uint64_t);
+    uint64_t info_size = 0;
+    size_t n = size > header ? (size - header) / sizeof *o->saved : 0;
+    bool ok = n > 0 && n < UINT32_MAX && size == header + n * sizeof *o->saved &&
               memcmp(data, index_magic, sizeof index_magic) == 0;
     if (ok) {
+        memcpy(&info_size, data + sizeof index_magic, sizeof info_size);
+        ok = info_size == debug_info_size(o->dbg);
+    }
+    if (ok) {
         o->saved = xmalloc(n * sizeof *o->saved);
-        memcpy(o->saved, data + sizeof index_magic, n * sizeof *o->saved);
+        memcpy(o->saved, data + header, n * sizeof *o->saved);
         o->nsaved = n;
     }
     free(data);
@@ -1384,7 +1394,9 @@ static void save_index(struct inline_ctx *ix, struct object *o)
         buf_free(&path);
         return;
     }
+    uint64_t info_size = debug_info_size(o->dbg);
     buf_append(&out, index_magic, sizeof index_magic);
+    buf_append(&out, (const char *)&info_size, sizeof info_size);
     buf_append(&out, (const char *)o->saved, o->nsaved * sizeof *o->saved);
     for (size_t c = 0; c < o->ncus; c++) {
         struct cu_info *ci = &o->cus[c];

@@ -425,12 +425,12 @@ def _cache_tests(T, valgrind, work, b, binary, name, fold, helper_facts, instr):
 
 
 def _index_cache_tests(T, work, b, binary, name, fold, helper_facts, prof):
-    """<build-id>.index.v1: the program's unit indexes, kept by the first
+    """<build-id>.index.v2: the program's unit indexes, kept by the first
     run, read by the next, rebuilt when not well-formed."""
     import struct
     base = os.path.join(work, "inline", "index-cache")
     shutil.rmtree(base, ignore_errors=True)
-    entry = os.path.join(base, _build_id(b["hot"]) + ".index.v1")
+    entry = os.path.join(base, _build_id(b["hot"]) + ".index.v2")
     args = ["--inline", "--inline-cache=" + base]
 
     def helpers_found(st, err):
@@ -449,10 +449,11 @@ def _index_cache_tests(T, work, b, binary, name, fold, helper_facts, prof):
     # What a later run reads: an index without functions, well-formed,
     # leaves the program's addresses outside its functions (no inlined
     # frames of its own; libc's, with their own index, may have some).
-    recs = [data[i:i + 32] for i in range(8, len(data), 32)]
+    head = data[:16]  # magic, size of .debug_info
+    recs = [data[i:i + 32] for i in range(16, len(data), 32)]
     markers = [r for r in recs if struct.unpack("<4Q", r)[3] == 0]
     with open(entry, "wb") as f:
-        f.write(data[:8] + b"".join(markers))
+        f.write(head + b"".join(markers))
     st3, err = fold(args, [prof], "index-cache/entry-is-read")
     T.check(name("index-cache/entry-is-read/no-inlined-frames"),
             st3 is not None and markers and
@@ -461,8 +462,10 @@ def _index_cache_tests(T, work, b, binary, name, fold, helper_facts, prof):
     # Not well-formed: ignored (same stacks) and written again.
     for n, content in (("garbage", b"CFIDX1\n\0" + b"\x01" * 100),
                        ("truncated", data[:len(data) - 7]),
-                       ("function-before-unit", data[:8] + recs[1] + recs[0] +
-                        b"".join(recs[2:]))):
+                       ("function-before-unit", head + recs[1] + recs[0] +
+                        b"".join(recs[2:])),
+                       ("other-dwarf-size", data[:8] + struct.pack("<Q", 12345) +
+                        data[16:])):
         with open(entry, "wb") as f:
             f.write(content)
         st4, err = fold(args, [prof], "index-cache/" + n)
