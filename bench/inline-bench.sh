@@ -8,8 +8,9 @@
 # the profile has about 100k distinct instruction addresses; compiles it
 # with -O2 -g, profiles it once with callgrind --dump-instr=yes (cached),
 # then times callgrind_fold without --inline, with it (cache of inflated
-# debug files warm) and with --inline-cache=no (cold) alternately, ROUNDS
-# times each (default 15), and prints the median of the per-round ratios
+# debug files and unit indexes warm) and with --inline-cache=no (cold)
+# alternately, ROUNDS times each (default 15), and prints the median of
+# the per-round ratios
 # (with --inline / without; target: at most 3), of wall time and of CPU
 # time (user + system).
 set -eu
@@ -91,8 +92,9 @@ EOF
 # run takes tens of milliseconds: /usr/bin/time's 10 ms steps are too
 # coarse) and by the CPU time the kernel counted (user + system). With
 # --inline twice: "warm", with the inflated copies of compressed debug
-# files already in a cache directory (every run after the first), and
-# "cold", with --inline-cache=no (inflating them every time).
+# files and the unit indexes already in a cache directory (every run
+# after the first), and "cold", with --inline-cache=no (inflating and
+# indexing every time).
 python3 - "$ROUNDS" "$W" "$FOLD" <<'EOF'
 import resource, statistics, subprocess, sys, time
 rounds, work, fold = int(sys.argv[1]), sys.argv[2], sys.argv[3]
