@@ -58,9 +58,7 @@ static folded_node** nodes = 0;
 static UInt nodes_used = 0, nodes_size = 0;
 static Bool limit_warned = False;
 
-/* (parent, fn) -> node, for every node; looked up only for paths with
- * more than FEW_KIDS callees (see folded_enter) */
-#define FEW_KIDS 8
+/* (parent, fn) -> node, for every node */
 static folded_node** table = 0;
 static UInt table_size = 0;
 
@@ -141,15 +139,8 @@ static folded_node* new_node(folded_node* parent, fn_node* fn)
    n->fn = fn;
    n->parent = parent;
    n->root = parent ? parent->root : n;
-   n->last_child = n->kids = 0;
-   n->nkids = 0;
+   n->last_child = 0;
    n->count = 0;
-   if (parent) {
-      n->next_kid = parent->kids;
-      parent->kids = n;
-      parent->nkids++;
-   } else
-      n->next_kid = 0;
    if (nodes_used == nodes_size) {
       nodes_size = nodes_size ? 2 * nodes_size : 4096;
       nodes = VG_(realloc)("cl.folded.nodes", nodes,
@@ -228,12 +219,9 @@ void CLG_(folded_enter)(fn_node* fn)
    parent = current_node();
    n = parent->last_child;
    if (!n || n->fn != fn) {
-      /* Most paths have a few callees, often called in turn: looking
-       * through them is cheaper than the hash, which serves the others. */
-      if (parent->nkids <= FEW_KIDS)
-         for (n = parent->kids; n && n->fn != fn; n = n->next_kid) ;
-      else
-         n = find_in_chain(table[hash(parent, fn, table_size)], parent, fn);
+      /* Calls made before on this path mostly found their path in
+       * CLG_(folded_hops) (global.h) already: this is for the others. */
+      n = table ? find_in_chain(table[hash(parent, fn, table_size)], parent, fn) : 0;
       if (!n) {
          if (nodes_used >= (UInt)CLG_(clo).folded_max_paths) {
             /* charge deeper new paths to their deepest known ancestor */
