@@ -12,12 +12,9 @@
 
 #include <dlfcn.h>
 #include <elfutils/libdwelf.h>
-#include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
