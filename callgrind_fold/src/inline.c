@@ -24,6 +24,7 @@
 #include "inline.h"
 #include "aranges.h"
 #include "cachedir.h"
+#include "dieread.h"
 #include "dwarfimage.h"
 #include "frames.h"
 #include "hashmap.h"
@@ -74,7 +75,9 @@ struct scope_node {
     uint32_t chain;        /* interned chain of inlined frames, NONE until needed */
     bool subprogram;
     struct scope_tree *inner; /* in a unit's index: the function's tree, once needed */
-    Dwarf_Off die_offset;     /* in an index from the cache: name_die, read when needed */
+    /* In a tree the direct reader built, or an index from the cache: the
+     * offset of the DIE name_die would be (name_die is not set). */
+    Dwarf_Off die_offset;
 };
 
 /* The scopes of one function, or a unit's index of its functions (their
@@ -91,6 +94,7 @@ struct scope_tree {
     struct scope_entry *flat;
     size_t nflat, flat_cap;
     size_t last;           /* flat index of the previous lookup */
+    const struct die_unit *unit; /* built by the direct reader (dieread.h) */
 };
 
 struct cu_range {
@@ -106,6 +110,8 @@ struct cu_info {
     Dwarf_Die die;            /* the DIE with the scopes, when READY */
     struct scope_tree *index; /* NULL until an address falls in the unit */
     bool index_saved;         /* the index came from the cache */
+    const struct die_unit *plain; /* for the direct reader, once tried */
+    bool plain_tried;
 };
 
 enum obj_state { OBJ_NEW, OBJ_OK, OBJ_FAILED };
@@ -120,6 +126,7 @@ struct object {
     /* When the DWARF is compressed, dbg is our own (see open_dwarf). */
     Dwarf *own_dbg;
     struct dwarf_image *image;
+    struct die_reader *reader; /* NULL: every DIE through libdw */
     Dwarf_Addr elf_bias, dwarf_bias;
     bool bias_known;
     uint64_t bias;           /* written address - ELF virtual address */
@@ -172,6 +179,10 @@ struct inline_ctx {
     struct dwarf_images *images;   /* compressed DWARF (dwarfimage.h) */
     char *cache_dir;               /* --inline-cache, or NULL */
     uint64_t folded_inputs;
+    /* CALLGRIND_FOLD_DIE_READER, for tests: "libdw" reads every DIE
+     * through libdw, "direct" only through dieread.h (no fallback: what
+     * it cannot read shows as no inlined frames); unset, both. */
+    bool libdw_only, direct_only;
 };
 
 /* ---- C++ demangling ---------------------------------------------------------- */
@@ -233,6 +244,9 @@ struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir)
     ix->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
     ix->callbacks.section_address = dwfl_offline_section_address;
     ix->callbacks.debuginfo_path = &ix->debug_path;
+    const char *reader = getenv("CALLGRIND_FOLD_DIE_READER");
+    ix->libdw_only = reader && strcmp(reader, "libdw") == 0;
+    ix->direct_only = reader && strcmp(reader, "direct") == 0;
     hashmap_init(&ix->object_index);
     hashmap_init(&ix->lost);
     hashmap_init(&ix->frames);
@@ -269,6 +283,7 @@ void inline_free(struct inline_ctx *ix)
         free(o->cus);
         free(o->ranges);
         hashmap_free(&o->unit_index);
+        die_reader_free(o->reader);
         if (o->own_dbg)
             dwarf_end(o->own_dbg);
         dwarf_image_close(o->image);
@@ -703,6 +718,8 @@ static void open_object(struct inline_ctx *ix, struct object *o, const char *pat
         fail_object(o, "%s", "no DWARF debug info, in it or in a separate debug file");
         return;
     }
+    if (!ix->libdw_only)
+        o->reader = die_reader_new(o->dbg);
     read_units(o);
     if (o->ncus == 0)
         fail_object(o, "%s", "its DWARF describes no code");
@@ -1118,6 +1135,15 @@ static void flatten(struct scope_tree *t, uint32_t node, uint64_t lo, uint64_t h
         push_flat(t, cur, hi, node);
 }
 
+static void finish_tree(struct inline_ctx *ix, struct scope_tree *t, uint32_t root, size_t mark)
+{
+    close_scope(ix, t, root, mark);
+    flatten(t, root, 0, UINT64_MAX, 0);
+    free(t->entries); /* the flat table is all lookups need */
+    t->entries = NULL;
+    t->nentries = t->entries_cap = 0;
+}
+
 /* A unit's index (of the unit's DIE), or a function's tree (of the
  * function's DIE); node 0 stands for the unit either way. */
 static struct scope_tree *build_tree(struct inline_ctx *ix, Dwarf_Die *die, bool index,
@@ -1132,11 +1158,111 @@ static struct scope_tree *build_tree(struct inline_ctx *ix, Dwarf_Die *die, bool
         walk_children(ix, t, die, root, 0);
     else
         visit(ix, t, die, root, 0);
-    close_scope(ix, t, root, mark);
-    flatten(t, root, 0, UINT64_MAX, 0);
-    free(t->entries); /* the flat table is all lookups need */
-    t->entries = NULL;
-    t->nentries = t->entries_cap = 0;
+    finish_tree(ix, t, root, mark);
+    return t;
+}
+
+/* ---- the same trees by the direct reader (dieread.h) ------------------------------ */
+
+static void push_range(void *arg, uint64_t lo, uint64_t hi)
+{
+    struct inline_ctx *ix = arg;
+    GROW(ix->pending, ix->pending_cap, ix->npending);
+    ix->pending[ix->npending++] = (struct scope_entry){lo, hi, NONE};
+}
+
+static bool plain_walk_children(struct inline_ctx *ix, struct scope_tree *t, uint64_t first,
+                                uint32_t parent, int depth, uint64_t *end);
+
+/* visit() by the direct reader; *next is the offset of d's next
+ * sibling. False when the reader cannot read something: then the tree
+ * is built through libdw. */
+static bool plain_visit(struct inline_ctx *ix, struct scope_tree *t, const struct die *d,
+                        uint32_t parent, int depth, uint64_t *next)
+{
+    const struct die_unit *u = t->unit;
+    if (d->tag != DW_TAG_subprogram && d->tag != DW_TAG_inlined_subroutine) {
+        uint64_t first;
+        if (may_hold_scopes((int)d->tag, t->c_unit) && d->has_children)
+            return die_children(u, d, &first) &&
+                   plain_walk_children(ix, t, first, parent, depth + 1, next);
+        return die_next(u, d, NULL, next);
+    }
+    struct die_scope s;
+    if (!die_scope_attrs(u, d, &s))
+        return false;
+    size_t first = ix->npending;
+    if (s.has_low && s.has_high) { /* as push_ranges */
+        if (s.hi > s.lo)
+            push_range(ix, s.lo, s.hi);
+    } else if (s.has_ranges && !die_ranges(u, s.ranges, push_range, ix)) {
+        return false;
+    }
+    size_t last = ix->npending;
+    if (last == first)
+        return die_next(u, d, &s, next);
+    uint32_t node = new_scope(t, &(Dwarf_Die){0}, parent, d->tag == DW_TAG_subprogram);
+    t->nodes[node].die_offset = !t->index && !s.has_name && s.has_origin ? s.origin : d->offset;
+    for (size_t i = first; i < last; i++)
+        ix->pending[i].node = node;
+    size_t mark = ix->npending;
+    if (!t->index && d->has_children) {
+        if (!plain_walk_children(ix, t, s.end, node, depth + 1, next))
+            return false;
+    } else if (!die_next(u, d, &s, next)) {
+        return false;
+    }
+    close_scope(ix, t, node, mark);
+    return true;
+}
+
+/* walk_children() by the direct reader, from the first child's offset;
+ * *end is the offset after the null entry that ends the children. */
+static bool plain_walk_children(struct inline_ctx *ix, struct scope_tree *t, uint64_t first,
+                                uint32_t parent, int depth, uint64_t *end)
+{
+    uint64_t off = first, next;
+    for (;;) {
+        struct die d;
+        if (!die_at(t->unit, off, &d))
+            return false;
+        if (d.tag == 0) {
+            *end = d.attrs;
+            return true;
+        }
+        bool ok = depth > MAX_SCOPE_DEPTH ? die_next(t->unit, &d, NULL, &next) /* not looked into */
+                                          : plain_visit(ix, t, &d, parent, depth, &next);
+        if (!ok || next <= off)
+            return false;
+        off = next;
+    }
+}
+
+/* build_tree() by the direct reader: NULL when it cannot read the DIEs. */
+static struct scope_tree *plain_tree(struct inline_ctx *ix, const struct die_unit *u,
+                                     uint64_t die_offset, bool index, bool c_unit)
+{
+    struct scope_tree *t = xcalloc(1, sizeof *t);
+    t->index = index;
+    t->c_unit = c_unit;
+    t->unit = u;
+    uint32_t root = new_scope(t, &(Dwarf_Die){0}, NONE, true);
+    t->nodes[root].die_offset = die_offset;
+    size_t mark = ix->npending;
+    struct die d;
+    uint64_t first, next;
+    bool ok = die_at(u, die_offset, &d) && d.tag != 0;
+    if (ok && index)
+        ok = !d.has_children || (die_children(u, &d, &first) &&
+                                 plain_walk_children(ix, t, first, root, 0, &next));
+    else if (ok)
+        ok = plain_visit(ix, t, &d, root, 0, &next);
+    if (!ok) {
+        ix->npending = mark;
+        free_tree(t);
+        return NULL;
+    }
+    finish_tree(ix, t, root, mark);
     return t;
 }
 
@@ -1205,6 +1331,27 @@ static int name_attr(Dwarf_Attribute *attr, void *arg)
     return DWARF_CB_OK;
 }
 
+/* The frame of an inlined scope named so: the linkage name demangled
+ * (as callgrind shows names), else the plain name, and the marker. */
+static uint32_t frame_of_names(struct inline_ctx *ix, const char *linkage, const char *plain,
+                               struct strtab *names)
+{
+    const char *name = NULL;
+    char *demangled = NULL;
+    if (linkage && ix->mangled_names)
+        name = linkage;
+    else if (linkage && (demangled = demangle(linkage)))
+        name = demangled;
+    else
+        name = plain;
+    struct buf *b = &ix->text;
+    b->len = 0;
+    buf_append(b, name ? name : "??", strlen(name ? name : "??"));
+    buf_append(b, INLINE_MARK, strlen(INLINE_MARK));
+    free(demangled);
+    return strtab_intern(names, b->data, b->len);
+}
+
 static uint32_t frame_name(struct inline_ctx *ix, const Dwarf_Die *die, struct strtab *names)
 {
     bool inserted;
@@ -1220,28 +1367,53 @@ static uint32_t frame_name(struct inline_ctx *ix, const Dwarf_Die *die, struct s
             !a.has_next || !dwarf_formref_die(&a.next, &cur))
             break;
     }
-    const char *name = NULL;
-    char *demangled = NULL;
-    if (a.linkage && ix->mangled_names)
-        name = a.linkage;
-    else if (a.linkage && (demangled = demangle(a.linkage)))
-        name = demangled;
-    else
-        name = a.name;
-    struct buf *b = &ix->text;
-    b->len = 0;
-    buf_append(b, name ? name : "??", strlen(name ? name : "??"));
-    buf_append(b, INLINE_MARK, strlen(INLINE_MARK));
-    free(demangled);
-    uint32_t frame = strtab_intern(names, b->data, b->len);
+    uint32_t frame = frame_of_names(ix, a.linkage, a.name, names);
     /* The slot is still valid: nothing above touched ix->frames. */
     *slot = frame;
     return frame;
 }
 
+/* frame_name() by the direct reader, for the DIE at `offset` (keyed
+ * apart from frame_name's DIE addresses by the reader). */
+static bool plain_frame_name(struct inline_ctx *ix, struct object *o, const struct die_unit *u,
+                             uint64_t offset, struct strtab *names, uint32_t *frame)
+{
+    if (hashmap_get(&ix->frames, offset, (uintptr_t)o->reader, frame))
+        return true;
+    struct die_names a = {NULL, NULL, 0, false};
+    uint64_t cur = offset;
+    for (int hops = 0; hops < 16; hops++) {
+        a.has_next = false;
+        if (!die_names_at(o->reader, u, cur, &a))
+            return false;
+        if ((a.linkage && a.name) || !a.has_next)
+            break;
+        cur = a.next;
+    }
+    *frame = frame_of_names(ix, a.linkage, a.name, names);
+    hashmap_put(&ix->frames, offset, (uintptr_t)o->reader, *frame);
+    return true;
+}
+
+/* The frame of scope node s of tree t. */
+static uint32_t node_frame(struct inline_ctx *ix, struct object *o, struct scope_tree *t,
+                           uint32_t s, struct strtab *names)
+{
+    struct scope_node *n = &t->nodes[s];
+    uint32_t frame;
+    if (!n->name_die.addr && t->unit &&
+        plain_frame_name(ix, o, t->unit, n->die_offset, names, &frame))
+        return frame;
+    if (ix->direct_only)
+        return frame_of_names(ix, NULL, NULL, names);
+    if (!n->name_die.addr && !dwarf_offdie(o->dbg, n->die_offset, &n->name_die))
+        return frame_of_names(ix, NULL, NULL, names);
+    return frame_name(ix, &n->name_die, names);
+}
+
 /* The chain of inlined frames of scope `node`, interned. */
-static uint32_t chain_of(struct inline_ctx *ix, struct scope_tree *t, uint32_t node,
-                         struct strtab *names)
+static uint32_t chain_of(struct inline_ctx *ix, struct object *o, struct scope_tree *t,
+                         uint32_t node, struct strtab *names)
 {
     if (t->nodes[node].chain != NONE)
         return t->nodes[node].chain;
@@ -1261,7 +1433,7 @@ static uint32_t chain_of(struct inline_ctx *ix, struct scope_tree *t, uint32_t n
     struct buf *frames = &ix->frames_buf;
     while (n > 0) {
         uint32_t s = ix->chain[--n];
-        uint32_t frame = frame_name(ix, &t->nodes[s].name_die, names);
+        uint32_t frame = node_frame(ix, o, t, s, names);
         frames->len = 0;
         buf_append(frames, strtab_str(&ix->chains, chain), strtab_len(&ix->chains, chain));
         buf_append(frames, (const char *)&frame, sizeof frame);
@@ -1401,13 +1573,15 @@ static void save_index(struct inline_ctx *ix, struct object *o)
     for (size_t c = 0; c < o->ncus; c++) {
         struct cu_info *ci = &o->cus[c];
         const struct scope_tree *t = ci->index;
-        if (!t || ci->index_saved || dwarf_cu_getdwarf(ci->die.cu) != o->dbg)
-            continue;
+        if (!t || ci->index_saved || (!ci->plain && dwarf_cu_getdwarf(ci->die.cu) != o->dbg))
+            continue; /* not this file's DIEs (a split unit's) */
         struct saved_fn marker = {ci->offset, t->c_unit, 0, 0};
         buf_append(&out, (const char *)&marker, sizeof marker);
         for (size_t k = 0; k < t->nflat; k++) {
-            Dwarf_Die die = t->nodes[t->flat[k].node].name_die;
-            struct saved_fn r = {ci->offset, t->flat[k].lo, t->flat[k].hi, dwarf_dieoffset(&die)};
+            const struct scope_node *f = &t->nodes[t->flat[k].node];
+            Dwarf_Die die = f->name_die;
+            struct saved_fn r = {ci->offset, t->flat[k].lo, t->flat[k].hi,
+                                 die.addr ? dwarf_dieoffset(&die) : f->die_offset};
             buf_append(&out, (const char *)&r, sizeof r);
         }
     }
@@ -1454,6 +1628,18 @@ static struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o,
         ci->index = saved_index(o, saved_at);
         ci->index_saved = true;
     }
+    if (!ci->plain_tried) {
+        ci->plain_tried = true;
+        ci->plain = o->reader ? die_unit_at(o->reader, ci->offset) : NULL;
+    }
+    if (!ci->index && ci->plain) {
+        ci->index = plain_tree(ix, ci->plain, die_unit_die(ci->plain), true,
+                               die_unit_is_c(ci->plain));
+        if (ci->index)
+            o->index_new = true;
+    }
+    if (!ci->index && ix->direct_only)
+        return NULL;
     if (!ci->index && ci->state == UNIT_LAZY) {
         Dwarf_Die cudie;
         Dwarf_Off next;
@@ -1474,6 +1660,12 @@ static struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o,
     if (fn == 0)
         return NULL;
     struct scope_node *f = &ci->index->nodes[fn];
+    struct die d;
+    if (!f->inner && !f->name_die.addr && ci->plain && die_at(ci->plain, f->die_offset, &d) &&
+        d.tag == DW_TAG_subprogram)
+        f->inner = plain_tree(ix, ci->plain, f->die_offset, false, ci->index->c_unit);
+    if (!f->inner && ix->direct_only)
+        return NULL;
     if (!f->inner && !f->name_die.addr &&
         (!dwarf_offdie(o->dbg, f->die_offset, &f->name_die) ||
          dwarf_tag(&f->name_die) != DW_TAG_subprogram))
@@ -1501,7 +1693,7 @@ static uint32_t resolve(struct inline_ctx *ix, uint32_t oi, uint64_t addr,
     uint64_t pc = addr - o->bias + o->elf_bias - o->dwarf_bias;
     struct scope_tree *t = function_tree(ix, o, pc);
     uint32_t node = t ? scope_at(t, pc) : 0;
-    return node == 0 ? ix->empty_chain : chain_of(ix, t, node, names);
+    return node == 0 ? ix->empty_chain : chain_of(ix, o, t, node, names);
 }
 
 /* ---- into the call graph --------------------------------------------------------------- */

@@ -123,7 +123,35 @@ def _builds_for(cc, work):
                 ["readelf", "--debug-dump=aranges", mixed], "readelf").stdout.decode():
             raise RuntimeError("hot_mixed: gcc wrote no .debug_aranges")
         _builds["mixed"] = mixed
+    # C++: member functions and a function template in a namespace
+    # inlined into cpp_loop; their names come from linkage names on the
+    # declarations (DW_AT_specification), demangled.
+    cxx = shutil.which(os.environ.get("CXX", "g++"))
+    if cxx:
+        cpp = os.path.join(d, "cpp")
+        _must([cxx, "-O2", "-g", "-o", cpp, src("inline_cpp.cc")], "c++ cpp")
+        _builds["cpp"] = cpp
+    # Garbage in place of the program's .debug_info and .debug_abbrev
+    # (same sizes): neither reader may crash on it.
+    for section in ("info", "abbrev"):
+        exe = os.path.join(d, "hot_bad" + section)
+        blob = os.path.join(d, "bad" + section + ".bin")
+        size = _section_size(hot, ".debug_" + section)
+        with open(blob, "wb") as f:
+            f.write(bytes((i * 151 + 7) % 251 for i in range(size)))
+        _must(["objcopy", "--update-section", ".debug_%s=%s" % (section, blob), hot, exe],
+              "objcopy " + section)
+        _builds["bad" + section] = exe
     return _builds
+
+
+def _section_size(path, section):
+    out = _must(["readelf", "-SW", path], "readelf").stdout.decode()
+    for line in out.splitlines():
+        f = line.replace("[ ", "[").split()
+        if len(f) > 5 and f[1] == section:
+            return int(f[5], 16)
+    raise RuntimeError("%s: no %s" % (path, section))
 
 
 def _profile(valgrind, work, exe, opts):
@@ -327,6 +355,22 @@ def _tests(T, valgrind, cc, binary, tag):
     # 6d. Unit indexes kept in the cache.
     _index_cache_tests(T, work, b, binary, name, fold, helper_facts, prof)
 
+    # 6e. C++ names, and the direct DIE reader against libdw.
+    if "cpp" in b:
+        pc = _profile(valgrind, work, b["cpp"], instr)
+        st, err = fold(["--inline"], [pc], "c++")
+        if st is not None:
+            loop, tw = "cpp_loop(unsigned long)", \
+                "unsigned long geo::twice<unsigned long>(unsigned long) [inlined]"
+            add = "geo::Acc::add(unsigned long) [inlined]"
+            T.check(name("c++/demangled-frames-in-order"),
+                    any(s[-3:] == [loop, tw, add] for s, _ in st) and
+                    T.follows(st, add, {tw}) and T.follows(st, tw, {loop}) and
+                    _self(st, add) > 10 * _self(st, loop), err)
+    else:
+        T.report("SKIP", name("c++/demangled-frames-in-order"), "no g++")
+    _reader_tests(T, valgrind, work, b, binary, name, instr)
+
     # 7. An object without DWARF: unexpanded, one report, status 0.
     p8 = _profile(valgrind, work, b["nodwarf"], instr)
     st, err = fold(["--inline"], [p8], "no-dwarf")
@@ -422,6 +466,46 @@ def _cache_tests(T, valgrind, work, b, binary, name, fold, helper_facts, instr):
                     "cache/unusable-dir")
     T.check(name("cache/unusable-dir/same-stacks-quietly"),
             st5 == st and "cache" not in err.lower(), err)
+
+
+def _reader_tests(T, valgrind, work, b, binary, name, instr):
+    """The DIEs of plain units are read directly (dieread.c), anything
+    else through libdw. CALLGRIND_FOLD_DIE_READER=direct forbids the
+    fallback, =libdw forbids the direct reader: the two must give the very
+    same stacks wherever the direct reader applies (programs by gcc and
+    clang, DWARF 4 and 5, C and C++, shared library, libc's compressed
+    debug file when installed), and split DWARF must still be expanded
+    (through libdw) without it."""
+    def run(prof, reader, extra=()):
+        rc, out, err = T.fold(binary, ["--inline", "--inline-cache=no"] + list(extra) + [prof],
+                              env={"CALLGRIND_FOLD_DIE_READER": reader})
+        return out if rc == 0 else "rc %d: %s" % (rc, err)
+
+    cases = [("hot", ()), ("lib", ()), ("dwarf4", ()), ("mixed", ()), ("cpp", ()),
+             ("zbuildid", ("--debug-dir=" + b["debugroot"],))]
+    for variant, extra in cases:
+        if variant not in b:
+            T.report("SKIP", name("die-reader/%s/direct-equals-libdw" % variant), "no compiler")
+            continue
+        prof = _profile(valgrind, work, b[variant], instr)
+        direct, libdw = run(prof, "direct", extra), run(prof, "libdw", extra)
+        T.check(name("die-reader/%s/direct-equals-libdw" % variant),
+                direct == libdw and "[inlined]" in direct,
+                "direct:\n%s\nlibdw:\n%s" % (direct[-600:], libdw[-600:]))
+    prof = _profile(valgrind, work, b["split"], instr)
+    direct, libdw, both = run(prof, "direct"), run(prof, "libdw"), run(prof, "")
+    T.check(name("die-reader/split/through-libdw"),
+            both == libdw and "helper_a [inlined]" in both and
+            "helper_a [inlined]" not in direct, both[-600:])
+    # Garbage DWARF: a clear run (status 0, the sum kept), never a crash.
+    for variant in ("badinfo", "badabbrev"):
+        prof = _profile(valgrind, work, b[variant], instr)
+        for reader in ("", "direct", "libdw"):
+            rc, out, err = T.fold(binary, ["--inline", "--inline-cache=no", prof],
+                                  env={"CALLGRIND_FOLD_DIE_READER": reader})
+            total = sum(c for _, c in T.parse_folded(out)) if rc == 0 else -1
+            T.check(name("die-reader/%s/%s/no-crash" % (variant, reader or "both")),
+                    rc == 0 and total == T.totals_of([prof], "Ir"), "rc %d: %s" % (rc, err))
 
 
 def _index_cache_tests(T, work, b, binary, name, fold, helper_facts, prof):
