@@ -24,10 +24,12 @@
 #include "inline.h"
 #include "aranges.h"
 #include "cachedir.h"
+#include "debugfile.h"
 #include "dieread.h"
 #include "dwarfimage.h"
 #include "frames.h"
 #include "hashmap.h"
+#include "prefetch.h"
 #include "util.h"
 
 #include <dlfcn.h>
@@ -177,6 +179,8 @@ struct inline_ctx {
     struct buf text, frames_buf;
     bool mangled_names;            /* callgrind ran with --demangle=no */
     struct dwarf_images *images;   /* compressed DWARF (dwarfimage.h) */
+    struct prefetch *prefetch;     /* the same, made while the profile is read */
+    struct hashmap noted;          /* ob= names given to inline_note_object */
     char *cache_dir;               /* --inline-cache, or NULL */
     uint64_t folded_inputs;
     /* CALLGRIND_FOLD_DIE_READER, for tests: "libdw" reads every DIE
@@ -244,6 +248,8 @@ struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir)
     ix->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
     ix->callbacks.section_address = dwfl_offline_section_address;
     ix->callbacks.debuginfo_path = &ix->debug_path;
+    ix->prefetch = prefetch_new(cache_dir, ix->debug_path + 9);
+    hashmap_init(&ix->noted);
     const char *reader = getenv("CALLGRIND_FOLD_DIE_READER");
     ix->libdw_only = reader && strcmp(reader, "libdw") == 0;
     ix->direct_only = reader && strcmp(reader, "direct") == 0;
@@ -290,6 +296,8 @@ void inline_free(struct inline_ctx *ix)
         if (o->dwfl)
             dwfl_end(o->dwfl);
     }
+    prefetch_free(ix->prefetch);
+    hashmap_free(&ix->noted);
     free(ix->objects);
     hashmap_free(&ix->object_index);
     hashmap_free(&ix->lost);
@@ -356,6 +364,14 @@ bool inline_call(struct inline_ctx *ix, uint32_t node, uint32_t callee, uint64_t
     if (!add_u64(r->calls, calls, &r->calls))
         r->calls = UINT64_MAX;
     return add_u64(r->cost, cost, &r->cost);
+}
+
+void inline_note_object(struct inline_ctx *ix, uint32_t name, const char *path)
+{
+    bool inserted;
+    hashmap_upsert(&ix->noted, name, 0, 0, &inserted);
+    if (inserted && path[0] == '/')
+        prefetch_object(ix->prefetch, path);
 }
 
 void inline_note_folded(struct inline_ctx *ix)
@@ -544,100 +560,6 @@ static bool first_load(Elf *elf, GElf_Addr *vaddr)
     return false;
 }
 
-static const char *path_base(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-/* Opens `name` if it is an ELF file with the build-id `id` (any file
- * when the object has none). */
-static int open_candidate(const char *name, const void *id, ssize_t id_len)
-{
-    int fd = open(name, O_RDONLY);
-    if (fd < 0)
-        return -1;
-    if (id_len > 0) {
-        Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-        const void *got = NULL;
-        ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, &got) : -1;
-        bool same = n == id_len && memcmp(got, id, (size_t)n) == 0;
-        if (elf)
-            elf_end(elf);
-        if (!same) {
-            close(fd);
-            return -1;
-        }
-    }
-    return fd;
-}
-
-/* The separate debug file of the object at `path`, searched as
- * libdwfl's dwfl_standard_find_debuginfo does with ix->debug_path
- * ("-:.debug:DIRS"): by build-id in each DIR, then by debuglink (or
- * NAME.debug) in the object's directory, its .debug/ and each
- * DIR/<object's directory>/. Returns an open fd or -1 (then libdwfl's
- * own search, debuginfod included, still runs). */
-static int find_debug_file(struct inline_ctx *ix, Elf *main, const char *path)
-{
-    const void *id = NULL;
-    ssize_t id_len = dwelf_elf_gnu_build_id(main, &id);
-    GElf_Word crc;
-    const char *link = dwelf_elf_gnu_debuglink(main, &crc);
-    struct buf *b = &ix->text;
-    size_t dir_len = (size_t)(path_base(path) - path); /* with the slash */
-    const char *dirs = ix->debug_path + 9;             /* after "-:.debug:" */
-    int fd = -1;
-    for (const char *d = dirs; id_len > 1 && fd < 0 && *d;) {
-        size_t n = strcspn(d, ":");
-        if (d[0] == '/') {
-            static const char hex[] = "0123456789abcdef";
-            const unsigned char *bits = id;
-            b->len = 0;
-            buf_append(b, d, n);
-            buf_append(b, "/.build-id/", 11);
-            for (ssize_t i = 0; i < id_len; i++) {
-                buf_putc(b, hex[bits[i] >> 4]);
-                buf_putc(b, hex[bits[i] & 15]);
-                if (i == 0)
-                    buf_putc(b, '/');
-            }
-            buf_append(b, ".debug", 6);
-            fd = open_candidate(buf_cstr(b), id, id_len);
-        }
-        d += n + (d[n] == ':');
-    }
-    for (int where = 0; fd < 0 && where < 3; where++) {
-        for (const char *d = dirs; fd < 0 && (where < 2 ? d == dirs : *d != 0);) {
-            size_t n = strcspn(d, ":");
-            b->len = 0;
-            if (where == 2) {
-                if (d[0] != '/') {
-                    d += n + (d[n] == ':');
-                    continue;
-                }
-                buf_append(b, d, n);
-            }
-            buf_append(b, path, dir_len);
-            if (where == 1)
-                buf_append(b, ".debug/", 7);
-            if (link) {
-                buf_append(b, link, strlen(link));
-            } else {
-                buf_append(b, path + dir_len, strlen(path + dir_len));
-                buf_append(b, ".debug", 6);
-            }
-            /* Not the object itself (a debuglink naming its own file). */
-            if (strcmp(buf_cstr(b), path) != 0)
-                fd = open_candidate(buf_cstr(b), id, id_len);
-            d += n + (d[n] == ':');
-            if (where < 2)
-                break;
-        }
-    }
-    return fd;
-}
-
 /* Opens the object's DWARF when it is compressed, as dwarfimage.h
  * describes; false leaves it to dwfl_module_getdwarf (uncompressed DWARF
  * needs nothing more). The debug file is looked for as libdwfl does: the
@@ -660,7 +582,7 @@ static bool open_dwarf(struct inline_ctx *ix, struct object *o, const char *path
     Elf *elf = main;
     int fd = -1;
     if (!in_main) {
-        fd = find_debug_file(ix, main, path);
+        fd = debug_file_open(ix->debug_path + 9, main, path, &ix->text);
         if (fd < 0)
             return false;
         elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -669,7 +591,9 @@ static bool open_dwarf(struct inline_ctx *ix, struct object *o, const char *path
             return false;
         }
     }
-    struct dwarf_image *image = dwarf_image_open(ix->images, elf);
+    struct dwarf_image *image = prefetch_take(ix->prefetch, path);
+    if (!image)
+        image = dwarf_image_open(ix->images, elf);
     GElf_Addr main_load = 0, debug_load = 0;
     bool sync = elf != main && first_load(main, &main_load) && first_load(elf, &debug_load);
     if (elf != main) {
@@ -702,7 +626,8 @@ static void open_object(struct inline_ctx *ix, struct object *o, const char *pat
         return;
     }
     dwfl_report_begin(o->dwfl);
-    o->mod = dwfl_report_offline(o->dwfl, path_base(path), path, -1);
+    const char *slash = strrchr(path, '/');
+    o->mod = dwfl_report_offline(o->dwfl, slash ? slash + 1 : path, path, -1);
     dwfl_report_end(o->dwfl, NULL, NULL);
     if (!o->mod) {
         fail_object(o, "cannot read it: %s", dwfl_errmsg(-1));
@@ -1733,14 +1658,43 @@ static bool chain_node(struct inline_ctx *ix, struct profile *p, uint32_t node,
     return true;
 }
 
-static uint32_t object_index_of(struct inline_ctx *ix, struct profile *p, uint32_t node,
-                                struct strtab *names)
+/* Opens the objects of this part not opened yet (obj[i]: function i's
+ * object, lowest[i] its lowest address), and finds their biases. With
+ * `ready_only`, only those whose debug file the prefetch thread is done
+ * with (or never had): the others can wait while these are used. */
+static void open_objects(struct inline_ctx *ix, struct profile *p, struct strtab *names,
+                         const uint32_t *obj, const uint64_t *lowest, size_t n0,
+                         bool ready_only)
 {
-    uint32_t oi;
-    struct object *o = object_of(ix, p->nodes[node].object, &oi);
-    if (o->state == OBJ_NEW)
-        open_object(ix, o, strtab_str(names, o->name));
-    return oi;
+    struct sample *samples = xmalloc(BIAS_SAMPLES * sizeof *samples);
+    for (size_t oi = 0; oi < ix->nobjects; oi++) {
+        struct object *o = &ix->objects[oi];
+        const char *path = strtab_str(names, o->name);
+        if (o->state != OBJ_NEW || (ready_only && !prefetch_claim(ix->prefetch, path)))
+            continue;
+        size_t used = 0;
+        for (size_t i = 0; i < n0 && !used; i++)
+            used = obj[i] == oi;
+        if (!used)
+            continue;
+        open_object(ix, o, path);
+        if (o->state != OBJ_OK)
+            continue;
+        /* The bias, from the first address of up to BIAS_SAMPLES
+         * functions with symbols. */
+        size_t ns = 0;
+        for (size_t i = 0; i < n0 && ns < BIAS_SAMPLES; i++) {
+            if (obj[i] != oi)
+                continue;
+            const char *name = strtab_str(names, p->nodes[i].name);
+            size_t len = frame_base_length(name, strtab_len(names, p->nodes[i].name));
+            if (len == 0 || strncmp(name, "0x", 2) == 0 || name[0] == '(')
+                continue; /* no symbol: "0x0000000000401000", "(below main)" */
+            samples[ns++] = (struct sample){name, len, lowest[i]};
+        }
+        find_bias(ix, o, samples, ns);
+    }
+    free(samples);
 }
 
 int inline_apply(struct inline_ctx *ix, struct profile *p, struct strtab *names,
@@ -1781,27 +1735,23 @@ int inline_apply(struct inline_ctx *ix, struct profile *p, struct strtab *names,
             lowest[ix->calls[i].node] = ix->calls[i].addr;
     for (size_t i = 0; i < n0; i++)
         if (lowest[i] != UINT64_MAX)
-            obj[i] = object_index_of(ix, p, (uint32_t)i, names);
+            object_of(ix, p->nodes[i].object, &obj[i]);
 
-    /* Biases of the objects met for the first time. */
-    struct sample *samples = xmalloc(BIAS_SAMPLES * sizeof *samples);
-    for (size_t oi = 0; oi < ix->nobjects; oi++) {
-        struct object *o = &ix->objects[oi];
-        if (o->state != OBJ_OK || o->bias_known)
-            continue;
-        size_t ns = 0;
-        for (size_t i = 0; i < n0 && ns < BIAS_SAMPLES; i++) {
-            if (obj[i] != oi)
+    /* The chain of each self cost: first in the objects ready, while the
+     * prefetch thread may still be inflating others' debug files, then
+     * in the rest. */
+    uint32_t *chains = xmalloc((ix->nselfs ? ix->nselfs : 1) * sizeof *chains);
+    for (int pass = 0; pass < 2; pass++) {
+        open_objects(ix, p, names, obj, lowest, n0, pass == 0);
+        for (size_t i = 0; i < ix->nselfs; i++) {
+            const struct self_rec *r = &ix->selfs[i];
+            if (pass == 1 && chains[i] != NONE)
                 continue;
-            const char *name = strtab_str(names, p->nodes[i].name);
-            size_t len = frame_base_length(name, strtab_len(names, p->nodes[i].name));
-            if (len == 0 || strncmp(name, "0x", 2) == 0 || name[0] == '(')
-                continue; /* no symbol: "0x0000000000401000", "(below main)" */
-            samples[ns++] = (struct sample){name, len, lowest[i]};
+            chains[i] = ix->objects[obj[r->node]].state == OBJ_NEW
+                            ? NONE /* the second pass's */
+                            : resolve(ix, obj[r->node], r->addr, names);
         }
-        find_bias(ix, o, samples, ns);
     }
-    free(samples);
 
     /* Self costs summed per (function, chain) first: many addresses
      * share a chain, and the graph needs one node per chain. The records
@@ -1813,7 +1763,7 @@ int inline_apply(struct inline_ctx *ix, struct profile *p, struct strtab *names,
     uint32_t prev_node = NONE, prev_chain = NONE, prev_slot = 0;
     for (size_t i = 0; i < ix->nselfs && rc == 0; i++) {
         struct self_rec r = ix->selfs[i];
-        uint32_t chain = resolve(ix, obj[r.node], r.addr, names);
+        uint32_t chain = chains[i];
         struct object *o = &ix->objects[obj[r.node]];
         if (o->state != OBJ_OK && !add_u64(o->lost_cost, r.cost, &o->lost_cost))
             o->lost_cost = UINT64_MAX;
@@ -1832,6 +1782,7 @@ int inline_apply(struct inline_ctx *ix, struct profile *p, struct strtab *names,
             rc = -1;
     }
     hashmap_free(&by_chain);
+    free(chains);
     ix->nselfs = nsum;
     for (size_t i = 0; i < ix->nselfs && rc == 0; i++) {
         const struct self_rec *r = &ix->selfs[i];

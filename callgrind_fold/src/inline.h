@@ -37,6 +37,9 @@ void inline_part_begin(struct inline_ctx *ix);
 bool inline_self(struct inline_ctx *ix, uint32_t node, uint64_t addr, uint64_t cost);
 bool inline_call(struct inline_ctx *ix, uint32_t node, uint32_t callee, uint64_t addr,
                  uint64_t cost, uint64_t calls);
+/* An object's name (an "ob=" line; `name` its interned id): its debug
+ * file may be prepared while the rest is read (prefetch.h). */
+void inline_note_object(struct inline_ctx *ix, uint32_t name, const char *path);
 /* A folded-stacks input was passed through without expansion. */
 void inline_note_folded(struct inline_ctx *ix);
 

@@ -652,6 +652,9 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
             P->last_instr = 0; /* callgrind restarts positions per function */
         } else if (key_is(key, 2, "ob")) {
             P->object = parse_name(P, KIND_OBJECT, value, end);
+            if (P->ctx->inl)
+                inline_note_object(P->ctx->inl, P->object,
+                                   strtab_str(&P->ctx->names, P->object));
         } else if (key_is(key, 2, "fl") || key_is(key, 2, "fi") || key_is(key, 2, "fe")) {
             /* fi=/fe= switch the source file for inlined code; the
              * function stays the same. */

@@ -296,6 +296,22 @@ def _tests(T, valgrind, cc, binary, tag):
         T.check(name("hot/separate-callers=30/exact"), not problems and not mine,
                 "; ".join(problems) + " " + err)
 
+    # 3b. Several dumps (parts and files): objects met in later parts are
+    # prepared too (debug files are inflated on a second thread as their
+    # names are read: prefetch.c), the sum still exact.
+    dumps = os.path.join(work, "inline", "dumps")
+    shutil.rmtree(dumps, ignore_errors=True)
+    os.makedirs(dumps)
+    _run([valgrind, "--tool=callgrind", "--dump-instr=yes", "--dump-every-bb=20000",
+          "--callgrind-out-file=" + os.path.join(dumps, "cg.out")] + [b["zbuildid"]])
+    files = sorted(glob.glob(os.path.join(dumps, "cg.out*")))
+    st, err = fold(["--inline", "--inline-cache=no", "--debug-dir=" + b["debugroot"]], files,
+                   "hot/several-dumps")
+    if st is not None:
+        problems = helper_facts(st, "hot_loop", "helper_a", "helper_b", 2.0, 4.5)
+        T.check(name("hot/several-dumps/helpers-found"), len(files) > 3 and not problems,
+                "%d files; %s %s" % (len(files), "; ".join(problems), err))
+
     # 4. Addresses written as run-time addresses (a load bias to find).
     p4 = _profile(valgrind, work, b["hot"], instr + ["--compress-pos=no"])
     shifted = os.path.join(work, "inline", "shifted.out")

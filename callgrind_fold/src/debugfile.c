@@ -1,0 +1,93 @@
+/* Separate debug files: see debugfile.h. */
+#include "debugfile.h"
+
+#include <elfutils/libdwelf.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *path_base(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Opens `name` if it is an ELF file with the build-id `id` (any file
+ * when the object has none). */
+static int open_candidate(const char *name, const void *id, ssize_t id_len)
+{
+    int fd = open(name, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    if (id_len > 0) {
+        Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+        const void *got = NULL;
+        ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, &got) : -1;
+        bool same = n == id_len && memcmp(got, id, (size_t)n) == 0;
+        if (elf)
+            elf_end(elf);
+        if (!same) {
+            close(fd);
+            return -1;
+        }
+    }
+    return fd;
+}
+
+int debug_file_open(const char *dirs, Elf *main, const char *path, struct buf *b)
+{
+    const void *id = NULL;
+    ssize_t id_len = dwelf_elf_gnu_build_id(main, &id);
+    GElf_Word crc;
+    const char *link = dwelf_elf_gnu_debuglink(main, &crc);
+    size_t dir_len = (size_t)(path_base(path) - path); /* with the slash */
+    int fd = -1;
+    for (const char *d = dirs; id_len > 1 && fd < 0 && *d;) {
+        size_t n = strcspn(d, ":");
+        if (d[0] == '/') {
+            static const char hex[] = "0123456789abcdef";
+            const unsigned char *bits = id;
+            b->len = 0;
+            buf_append(b, d, n);
+            buf_append(b, "/.build-id/", 11);
+            for (ssize_t i = 0; i < id_len; i++) {
+                buf_putc(b, hex[bits[i] >> 4]);
+                buf_putc(b, hex[bits[i] & 15]);
+                if (i == 0)
+                    buf_putc(b, '/');
+            }
+            buf_append(b, ".debug", 6);
+            fd = open_candidate(buf_cstr(b), id, id_len);
+        }
+        d += n + (d[n] == ':');
+    }
+    for (int where = 0; fd < 0 && where < 3; where++) {
+        for (const char *d = dirs; fd < 0 && (where < 2 ? d == dirs : *d != 0);) {
+            size_t n = strcspn(d, ":");
+            b->len = 0;
+            if (where == 2) {
+                if (d[0] != '/') {
+                    d += n + (d[n] == ':');
+                    continue;
+                }
+                buf_append(b, d, n);
+            }
+            buf_append(b, path, dir_len);
+            if (where == 1)
+                buf_append(b, ".debug/", 7);
+            if (link) {
+                buf_append(b, link, strlen(link));
+            } else {
+                buf_append(b, path + dir_len, strlen(path + dir_len));
+                buf_append(b, ".debug", 6);
+            }
+            /* Not the object itself (a debuglink naming its own file). */
+            if (strcmp(buf_cstr(b), path) != 0)
+                fd = open_candidate(buf_cstr(b), id, id_len);
+            d += n + (d[n] == ':');
+            if (where < 2)
+                break;
+        }
+    }
+    return fd;
+}

@@ -1,0 +1,18 @@
+/* Separate debug files found as gdb and libdwfl find them. */
+#ifndef CF_DEBUGFILE_H
+#define CF_DEBUGFILE_H
+
+#include "util.h"
+
+#include <gelf.h>
+
+/* The separate debug file of the object at `path` (whose ELF is
+ * `main`), searched as libdwfl's dwfl_standard_find_debuginfo does with
+ * the path "-:.debug:DIRS" (`dirs` colon-separated): by build-id in each
+ * DIR, then by debuglink (or NAME.debug) in the object's directory, its
+ * .debug/ and each DIR/<object's directory>/. A candidate must have the
+ * object's build-id, if it has one. Returns an open fd or -1. `scratch`
+ * holds the names tried. */
+int debug_file_open(const char *dirs, Elf *main, const char *path, struct buf *scratch);
+
+#endif

@@ -1,0 +1,213 @@
+/* Images made ahead on a worker thread: see prefetch.h. */
+#include "prefetch.h"
+#include "debugfile.h"
+#include "util.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct job {
+    char *path;
+    struct dwarf_image *image;
+    bool started, done, taken;
+};
+
+struct prefetch {
+    pthread_mutex_t lock;
+    pthread_cond_t changed; /* a job was queued or done, or closing was set */
+    struct job *jobs;       /* in queue order; never shrinks while the worker runs */
+    size_t njobs, jobs_cap;
+    size_t next;            /* the first job not started */
+    bool running, closing, failed;
+    pthread_t worker;
+    /* Used by the worker only. */
+    struct dwarf_images *images;
+    char *debug_dirs;
+    struct buf scratch;
+};
+
+/* Whether elf holds .debug_info itself, and if so whether it is compressed. */
+static bool own_debug_info(Elf *elf, bool *compressed)
+{
+    size_t shstrndx;
+    if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+        return false;
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        const char *name;
+        if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+            (name = elf_strptr(elf, shstrndx, sh.sh_name)) && strcmp(name, ".debug_info") == 0) {
+            *compressed = (sh.sh_flags & SHF_COMPRESSED) != 0;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* What open_dwarf (inline.c) would inflate for the object at `path`:
+ * its own compressed DWARF, or its separate debug file's. */
+static struct dwarf_image *make_image(struct prefetch *pf, const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return NULL;
+    Elf *main = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    struct dwarf_image *image = NULL;
+    bool compressed = false;
+    if (main && own_debug_info(main, &compressed)) {
+        if (compressed)
+            image = dwarf_image_open(pf->images, main);
+    } else if (main) {
+        int dfd = debug_file_open(pf->debug_dirs, main, path, &pf->scratch);
+        Elf *debug = dfd >= 0 ? elf_begin(dfd, ELF_C_READ_MMAP, NULL) : NULL;
+        if (debug) {
+            image = dwarf_image_open(pf->images, debug);
+            elf_end(debug);
+        }
+        if (dfd >= 0)
+            close(dfd);
+    }
+    if (main)
+        elf_end(main);
+    close(fd);
+    return image;
+}
+
+static void *work(void *arg)
+{
+    struct prefetch *pf = arg;
+    pthread_mutex_lock(&pf->lock);
+    for (;;) {
+        while (pf->next == pf->njobs && !pf->closing)
+            pthread_cond_wait(&pf->changed, &pf->lock);
+        if (pf->closing) { /* what was not started is not needed */
+            for (; pf->next < pf->njobs; pf->next++)
+                pf->jobs[pf->next].done = true;
+            break;
+        }
+        size_t j = pf->next++;
+        if (pf->jobs[j].started)
+            continue; /* claimed by the main thread */
+        pf->jobs[j].started = true;
+        char *path = pf->jobs[j].path; /* jobs may move; the path does not */
+        pthread_mutex_unlock(&pf->lock);
+        struct dwarf_image *image = make_image(pf, path);
+        pthread_mutex_lock(&pf->lock);
+        pf->jobs[j].image = image;
+        pf->jobs[j].done = true;
+        pthread_cond_broadcast(&pf->changed);
+    }
+    pthread_mutex_unlock(&pf->lock);
+    return NULL;
+}
+
+struct prefetch *prefetch_new(const char *cache_dir, const char *debug_dirs)
+{
+    struct prefetch *pf = xcalloc(1, sizeof *pf);
+    elf_version(EV_CURRENT); /* here: the worker's libelf calls need it */
+    pthread_mutex_init(&pf->lock, NULL);
+    pthread_cond_init(&pf->changed, NULL);
+    pf->images = dwarf_images_new(cache_dir);
+    size_t n = strlen(debug_dirs) + 1;
+    pf->debug_dirs = xmalloc(n);
+    memcpy(pf->debug_dirs, debug_dirs, n);
+    return pf;
+}
+
+/* Stops the worker after its current job. */
+static void stop(struct prefetch *pf)
+{
+    pthread_mutex_lock(&pf->lock);
+    bool running = pf->running;
+    pf->closing = true;
+    pthread_cond_broadcast(&pf->changed);
+    pthread_mutex_unlock(&pf->lock);
+    if (running)
+        pthread_join(pf->worker, NULL);
+    pf->running = false;
+}
+
+void prefetch_free(struct prefetch *pf)
+{
+    if (!pf)
+        return;
+    stop(pf);
+    for (size_t i = 0; i < pf->njobs; i++) {
+        if (!pf->jobs[i].taken)
+            dwarf_image_close(pf->jobs[i].image);
+        free(pf->jobs[i].path);
+    }
+    free(pf->jobs);
+    dwarf_images_free(pf->images);
+    free(pf->debug_dirs);
+    buf_free(&pf->scratch);
+    pthread_cond_destroy(&pf->changed);
+    pthread_mutex_destroy(&pf->lock);
+    free(pf);
+}
+
+/* The job of `path`, or NULL. Called with the lock held. */
+static struct job *job_of(struct prefetch *pf, const char *path)
+{
+    for (size_t i = 0; i < pf->njobs; i++) /* a profile names a few objects */
+        if (strcmp(pf->jobs[i].path, path) == 0)
+            return &pf->jobs[i];
+    return NULL;
+}
+
+void prefetch_object(struct prefetch *pf, const char *path)
+{
+    pthread_mutex_lock(&pf->lock);
+    if (pf->closing || pf->failed || job_of(pf, path)) {
+        pthread_mutex_unlock(&pf->lock);
+        return;
+    }
+    GROW(pf->jobs, pf->jobs_cap, pf->njobs);
+    size_t n = strlen(path) + 1;
+    struct job *j = &pf->jobs[pf->njobs++];
+    *j = (struct job){xmalloc(n), NULL, false, false, false};
+    memcpy(j->path, path, n);
+    if (!pf->running) {
+        /* No thread (say, a limit reached): the job is left undone, and
+         * the object is opened the usual way. */
+        pf->running = pthread_create(&pf->worker, NULL, work, pf) == 0;
+        if (!pf->running) {
+            pf->failed = true;
+            j->done = true;
+        }
+    }
+    pthread_cond_broadcast(&pf->changed);
+    pthread_mutex_unlock(&pf->lock);
+}
+
+bool prefetch_claim(struct prefetch *pf, const char *path)
+{
+    pthread_mutex_lock(&pf->lock);
+    struct job *j = job_of(pf, path);
+    if (j && !j->started) {
+        j->started = j->done = true; /* no image: the caller makes it */
+    }
+    bool ready = !j || j->done;
+    pthread_mutex_unlock(&pf->lock);
+    return ready;
+}
+
+struct dwarf_image *prefetch_take(struct prefetch *pf, const char *path)
+{
+    pthread_mutex_lock(&pf->lock);
+    struct job *j = job_of(pf, path);
+    while (j && !j->done) {
+        pthread_cond_wait(&pf->changed, &pf->lock);
+        j = job_of(pf, path);
+    }
+    struct dwarf_image *image = NULL;
+    if (j && !j->taken) {
+        image = j->image;
+        j->taken = true;
+    }
+    pthread_mutex_unlock(&pf->lock);
+    return image;
+}
