@@ -95,8 +95,12 @@ struct cursor {
     const unsigned char *p, *end;
 };
 
-static bool uleb(struct cursor *c, uint64_t *v)
+static inline bool uleb(struct cursor *c, uint64_t *v)
 {
+    if (c->p < c->end && *c->p < 0x80) { /* one byte: most codes, forms, names */
+        *v = *c->p++;
+        return true;
+    }
     uint64_t x = 0;
     for (unsigned shift = 0; c->p < c->end; shift += 7) {
         unsigned char b = *c->p++;

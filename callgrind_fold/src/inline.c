@@ -151,6 +151,10 @@ struct object {
      * its unit's index that led to it: addresses come in runs. */
     struct scope_tree *last_fn;
     uint64_t last_fn_lo, last_fn_hi;
+    /* The interval of the previous lookup that found a scope, and its
+     * chain: most addresses fall in the previous one's. */
+    uint64_t run_lo, run_hi;
+    uint32_t run_chain;
     uint64_t lost_addrs, lost_cost;
 };
 
@@ -1616,9 +1620,16 @@ static uint32_t resolve(struct inline_ctx *ix, uint32_t oi, uint64_t addr,
         return ix->empty_chain;
     }
     uint64_t pc = addr - o->bias + o->elf_bias - o->dwarf_bias;
+    if (pc - o->run_lo < o->run_hi - o->run_lo)
+        return o->run_chain;
     struct scope_tree *t = function_tree(ix, o, pc);
     uint32_t node = t ? scope_at(t, pc) : 0;
-    return node == 0 ? ix->empty_chain : chain_of(ix, o, t, node, names);
+    if (node == 0)
+        return ix->empty_chain;
+    o->run_chain = chain_of(ix, o, t, node, names);
+    o->run_lo = t->flat[t->last].lo; /* scope_at's interval */
+    o->run_hi = t->flat[t->last].hi;
+    return o->run_chain;
 }
 
 /* ---- into the call graph --------------------------------------------------------------- */
