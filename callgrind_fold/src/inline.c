@@ -370,6 +370,20 @@ bool inline_call(struct inline_ctx *ix, uint32_t node, uint32_t callee, uint64_t
     return add_u64(r->cost, cost, &r->cost);
 }
 
+void inline_expect_input(struct inline_ctx *ix, uint64_t bytes)
+{
+    /* A cost line with an address takes at least 5 bytes ("+3 1\n");
+     * a bound keeps a huge file from reserving gigabytes up front. */
+    uint64_t lines = bytes / 5, most = (uint64_t)1 << 24;
+    size_t want = (size_t)(lines < most ? lines : most);
+    if (want > ix->selfs_cap) {
+        free(ix->selfs); /* records of a part already applied */
+        ix->selfs = xmalloc(want * sizeof *ix->selfs);
+        ix->selfs_cap = want;
+        ix->nselfs = 0;
+    }
+}
+
 void inline_note_object(struct inline_ctx *ix, uint32_t name, const char *path)
 {
     bool inserted;

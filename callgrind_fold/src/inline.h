@@ -37,6 +37,9 @@ void inline_part_begin(struct inline_ctx *ix);
 bool inline_self(struct inline_ctx *ix, uint32_t node, uint64_t addr, uint64_t cost);
 bool inline_call(struct inline_ctx *ix, uint32_t node, uint32_t callee, uint64_t addr,
                  uint64_t cost, uint64_t calls);
+/* The size of the next input file: room for its cost lines is made at
+ * once instead of by doubling (copying megabytes). */
+void inline_expect_input(struct inline_ctx *ix, uint64_t bytes);
 /* An object's name (an "ob=" line; `name` its interned id): its debug
  * file may be prepared while the rest is read (prefetch.h). */
 void inline_note_object(struct inline_ctx *ix, uint32_t name, const char *path);

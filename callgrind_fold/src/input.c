@@ -1,4 +1,5 @@
 #include "input.h"
+#include "inline.h"
 #include "linereader.h"
 #include "parse.h"
 
@@ -6,6 +7,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static bool starts_with(const char *s, size_t len, const char *prefix)
@@ -71,6 +73,9 @@ int fold_path(const char *path, struct fold_ctx *ctx, struct diag *d)
         snprintf(d->msg, sizeof d->msg, "cannot open: %s", strerror(errno));
         return -1;
     }
+    struct stat st;
+    if (ctx->inl && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        inline_expect_input(ctx->inl, (uint64_t)st.st_size);
     struct linereader r;
     lr_open_fd(&r, fd);
     int rc = fold_reader(&r, ctx, d);
