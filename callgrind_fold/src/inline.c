@@ -823,6 +823,38 @@ static bool bias_from_symbols(struct inline_ctx *ix, const struct symbol *syms,
     return m > 0 && 2 * m >= n;
 }
 
+/* The function symbols in the object file's own symbol tables (for a
+ * stripped library, only .dynsym): read directly, a small part of what
+ * read_symbols costs (libdwfl also loads the debug file's .symtab). */
+static struct symbol *file_symbols(struct object *o, size_t *count)
+{
+    GElf_Addr bias;
+    Elf *elf = dwfl_module_getelf(o->mod, &bias);
+    struct symbol *syms = NULL;
+    size_t n = 0, cap = 0;
+    for (Elf_Scn *scn = NULL; elf && (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        Elf_Data *data;
+        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+            sh.sh_entsize == 0 || !(data = elf_getdata(scn, NULL)))
+            continue;
+        size_t nsym = sh.sh_size / sh.sh_entsize;
+        for (size_t i = 1; i < nsym; i++) {
+            GElf_Sym sym;
+            const char *name;
+            int type;
+            if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
+                ((type = GELF_ST_TYPE(sym.st_info)) != STT_FUNC && type != STT_GNU_IFUNC) ||
+                !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) || !*name)
+                continue;
+            GROW(syms, cap, n);
+            syms[n++] = (struct symbol){sym.st_value, sym.st_size, name};
+        }
+    }
+    *count = n;
+    return syms;
+}
+
 static void find_bias(struct inline_ctx *ix, struct object *o, const struct sample *s,
                       size_t n)
 {
@@ -830,8 +862,16 @@ static void find_bias(struct inline_ctx *ix, struct object *o, const struct samp
     o->bias = 0;
     if (n == 0)
         return; /* only unnamed functions: trust callgrind's ELF addresses */
+    /* Mostly callgrind's addresses are the file's and most samples are
+     * in the file's own symbol tables: then that settles it (the full
+     * table, a superset, would match as many). */
     size_t nsyms;
-    struct symbol *syms = read_symbols(o, &nsyms);
+    struct symbol *syms = file_symbols(o, &nsyms);
+    size_t own = count_matches(ix, syms, nsyms, s, n, 0);
+    free(syms);
+    if (own > 0 && 2 * own >= n)
+        return;
+    syms = read_symbols(o, &nsyms);
     size_t m = count_matches(ix, syms, nsyms, s, n, 0);
     uint64_t bias;
     bool found = m > 0 && 2 * m >= n;
