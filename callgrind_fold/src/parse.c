@@ -180,6 +180,16 @@ static void check_subposition(struct parser *P, const char *p, const char *end)
 /* Value of the "instr" subposition token [p, end). */
 static uint64_t instr_value(struct parser *P, const char *p, const char *end)
 {
+    /* Mostly "+N"/"-N" (callgrind writes positions relative to the
+     * previous line's), decimal: read here; else the general way. */
+    if (end - p > 1 && end - p <= 8 && (*p == '+' || *p == '-')) {
+        uint64_t v = 0;
+        const char *q = p + 1;
+        for (; q < end && (unsigned)(*q - '0') < 10; q++)
+            v = v * 10 + (uint64_t)(*q - '0'); /* at most 7 digits: no overflow */
+        if (q == end)
+            return *p == '+' ? P->last_instr + v : P->last_instr - v;
+    }
     if (end - p == 1 && *p == '*')
         return P->last_instr;
     if (*p == '+' || *p == '-')
