@@ -191,6 +191,7 @@ struct inline_ctx {
      * through libdw, "direct" only through dieread.h (no fallback: what
      * it cannot read shows as no inlined frames); unset, both. */
     bool libdw_only, direct_only;
+    bool finished;                 /* inline_finish was called */
 };
 
 /* ---- C++ demangling ---------------------------------------------------------- */
@@ -279,13 +280,24 @@ static void free_tree(struct scope_tree *t)
     free(t);
 }
 
+void inline_finish(struct inline_ctx *ix)
+{
+    if (!ix || ix->finished)
+        return;
+    ix->finished = true;
+    for (size_t i = 0; i < ix->nobjects; i++)
+        save_index(ix, &ix->objects[i]);
+    prefetch_free(ix->prefetch);
+    ix->prefetch = NULL;
+}
+
 void inline_free(struct inline_ctx *ix)
 {
     if (!ix)
         return;
+    inline_finish(ix);
     for (size_t i = 0; i < ix->nobjects; i++) {
         struct object *o = &ix->objects[i];
-        save_index(ix, o);
         for (size_t c = 0; c < o->ncus; c++)
             free_tree(o->cus[c].index);
         free(o->saved);
@@ -300,7 +312,6 @@ void inline_free(struct inline_ctx *ix)
         if (o->dwfl)
             dwfl_end(o->dwfl);
     }
-    prefetch_free(ix->prefetch);
     hashmap_free(&ix->noted);
     free(ix->objects);
     hashmap_free(&ix->object_index);

@@ -29,6 +29,10 @@ struct inline_ctx;
  * /usr/lib/debug. cache_dir: where inflated copies of compressed DWARF
  * are kept (see dwarfimage.h); NULL for none. */
 struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir);
+/* Writes what the cache directory should keep and stops the prefetch
+ * thread: all that must happen before exit. */
+void inline_finish(struct inline_ctx *ix);
+/* inline_finish, then frees everything. */
 void inline_free(struct inline_ctx *ix);
 
 /* Start of a part: forget the previous part's records. */
