@@ -77,7 +77,7 @@ void grow_array(void **items, size_t *capacity, size_t need, size_t item_size)
     *capacity = cap;
 }
 
-void buf_append(struct buf *b, const char *s, size_t n)
+void buf_reserve(struct buf *b, size_t n)
 {
     if (b->len + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 64;
@@ -89,14 +89,6 @@ void buf_append(struct buf *b, const char *s, size_t n)
         b->data = xrealloc(b->data, cap);
         b->cap = cap;
     }
-    if (n)
-        memcpy(b->data + b->len, s, n);
-    b->len += n;
-}
-
-void buf_putc(struct buf *b, char c)
-{
-    buf_append(b, &c, 1);
 }
 
 const char *buf_cstr(struct buf *b)

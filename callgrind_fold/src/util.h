@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <string.h>
 
 /* Exit codes, documented in README.md and --help. */
 enum {
@@ -59,8 +60,25 @@ struct buf {
     size_t len;
     size_t cap;
 };
-void buf_append(struct buf *b, const char *s, size_t n);
-void buf_putc(struct buf *b, char c);
+/* Makes room for n more bytes and a NUL. */
+void buf_reserve(struct buf *b, size_t n);
+
+/* Inline: output appends tens of thousands of short pieces. */
+static inline void buf_append(struct buf *b, const char *s, size_t n)
+{
+    if (n >= b->cap - b->len) /* also when cap == 0 */
+        buf_reserve(b, n);
+    if (n)
+        memcpy(b->data + b->len, s, n);
+    b->len += n;
+}
+
+static inline void buf_putc(struct buf *b, char c)
+{
+    if (b->cap - b->len < 2)
+        buf_reserve(b, 1);
+    b->data[b->len++] = c;
+}
 const char *buf_cstr(struct buf *b); /* NUL-terminates, returns data */
 void buf_free(struct buf *b);
 
