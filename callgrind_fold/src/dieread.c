@@ -47,6 +47,10 @@ struct abbrev {
     uint32_t tag;
     uint32_t first, count; /* its specs */
     int32_t fixed;         /* size of all its values when no form varies, else -1 */
+    /* Where DW_AT_sibling's value is when every value before it has a
+     * fixed size (else -1), and its form: a skip needs only that. */
+    int32_t sibling_at;
+    uint32_t sibling_form;
     bool children, has_sibling;
 };
 
@@ -418,7 +422,7 @@ static struct abbrev_table *table_read(const struct die_unit *u, uint64_t offset
         ok = uleb(&c, &tag) && c.p < c.end && code < NONE && tag < NONE;
         if (!ok)
             break;
-        struct abbrev a = {(uint32_t)tag, (uint32_t)t->nspecs, 0, 0, *c.p++ != 0, false};
+        struct abbrev a = {(uint32_t)tag, (uint32_t)t->nspecs, 0, 0, -1, 0, *c.p++ != 0, false};
         for (;;) {
             int64_t implicit = 0;
             ok = uleb(&c, &name) && uleb(&c, &form) &&
@@ -427,6 +431,10 @@ static struct abbrev_table *table_read(const struct die_unit *u, uint64_t offset
             if (!ok || (name == 0 && form == 0))
                 break;
             int size = form_size(u, (uint32_t)form);
+            if (name == DW_AT_sibling && !a.has_sibling && a.fixed >= 0) {
+                a.sibling_at = a.fixed; /* the size of the values before it */
+                a.sibling_form = (uint32_t)form;
+            }
             GROW(t->specs, t->specs_cap, t->nspecs);
             t->specs[t->nspecs++] =
                 (struct attr_spec){(uint32_t)name, (uint32_t)form, size, implicit};
@@ -854,6 +862,20 @@ bool die_next(const struct die_unit *u, const struct die *d, const struct die_sc
         return true;
     }
     uint64_t end, sibling;
+    const struct abbrev *a = &u->table->abbrevs[d->abbrev];
+    if (!s && d->has_children && a->sibling_at >= 0) {
+        /* Straight to the sibling, the other values unread. */
+        const unsigned char *info = u->r->sec[SEC_INFO].data;
+        struct cursor c = {info + d->attrs + (uint64_t)a->sibling_at, info + u->end};
+        struct attr_spec spec = {DW_AT_sibling, a->sibling_form, -1, 0};
+        uint64_t v;
+        uint32_t form;
+        if (d->attrs + (uint64_t)a->sibling_at < u->end && read_form(u, &spec, &c, &v, &form) &&
+            reference(u, form, v, &sibling) && sibling > d->offset) {
+            *next = sibling;
+            return true;
+        }
+    }
     if (s) {
         end = s->end;
         sibling = s->sibling;
