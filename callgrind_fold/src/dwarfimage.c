@@ -38,6 +38,7 @@ struct dwarf_image {
     Elf *elf;
     char *mem; /* inflated here (image_alloc); NULL when mapped from the cache */
     size_t mem_size;
+    char *save_path; /* its cache entry, until dwarf_image_save writes it */
     int fd;    /* the cache entry's, or -1 */
 };
 
@@ -358,8 +359,10 @@ struct dwarf_image *dwarf_image_open(struct dwarf_images *di, Elf *elf)
             img->mem = mem;
             img->mem_size = size;
             img->fd = -1;
-            if (cached)
-                cache_write(di->dir, buf_cstr(&path), mem, size);
+            if (cached) {
+                img->save_path = xmalloc(path.len + 1);
+                memcpy(img->save_path, buf_cstr(&path), path.len + 1);
+            }
         } else {
             image_release(mem, size);
         }
@@ -373,12 +376,22 @@ Elf *dwarf_image_elf(const struct dwarf_image *img)
     return img->elf;
 }
 
+void dwarf_image_save(struct dwarf_images *di, struct dwarf_image *img)
+{
+    if (!img || !img->save_path)
+        return;
+    cache_write(di->dir, img->save_path, img->mem, img->mem_size);
+    free(img->save_path);
+    img->save_path = NULL;
+}
+
 void dwarf_image_close(struct dwarf_image *img)
 {
     if (!img)
         return;
     elf_end(img->elf);
     image_release(img->mem, img->mem_size);
+    free(img->save_path);
     if (img->fd >= 0)
         close(img->fd);
     free(img);

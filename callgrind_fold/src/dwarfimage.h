@@ -27,6 +27,11 @@ void dwarf_images_free(struct dwarf_images *di);
  * alternate files, old .zdebug sections): libdw's own way handles those. */
 struct dwarf_image *dwarf_image_open(struct dwarf_images *di, Elf *elf);
 Elf *dwarf_image_elf(const struct dwarf_image *img);
+/* An image just made is not written to the cache by dwarf_image_open
+ * (megabytes: milliseconds that a reader waiting for the image should
+ * not wait); this writes it, once. Safe while another thread reads the
+ * image. */
+void dwarf_image_save(struct dwarf_images *di, struct dwarf_image *img);
 void dwarf_image_close(struct dwarf_image *img);
 
 /* The default cache directory: $XDG_CACHE_HOME/callgrind_fold, else

@@ -621,8 +621,11 @@ static bool open_dwarf(struct inline_ctx *ix, struct object *o, const char *path
         }
     }
     struct dwarf_image *image = prefetch_take(ix->prefetch, path);
-    if (!image)
+    if (!image) {
         image = dwarf_image_open(ix->images, elf);
+        if (image)
+            prefetch_save(ix->prefetch, ix->images, image);
+    }
     GElf_Addr main_load = 0, debug_load = 0;
     bool sync = elf != main && first_load(main, &main_load) && first_load(elf, &debug_load);
     if (elf != main) {

@@ -15,12 +15,20 @@ struct job {
     bool started, done, taken;
 };
 
+/* A cache entry to write. */
+struct save {
+    struct dwarf_images *di;
+    struct dwarf_image *img;
+};
+
 struct prefetch {
     pthread_mutex_t lock;
     pthread_cond_t changed; /* a job was queued or done, or closing was set */
     struct job *jobs;       /* in queue order; never shrinks while the worker runs */
     size_t njobs, jobs_cap;
     size_t next;            /* the first job not started */
+    struct save *saves;     /* entries to write when idle */
+    size_t nsaves, saves_cap;
     bool running, closing, failed;
     pthread_t worker;
     /* Used by the worker only. */
@@ -76,16 +84,33 @@ static struct dwarf_image *make_image(struct prefetch *pf, const char *path)
     return image;
 }
 
+/* Writes the cache entries queued, the lock held on entry and exit. */
+static void save_all(struct prefetch *pf)
+{
+    while (pf->nsaves > 0) {
+        struct save s = pf->saves[--pf->nsaves];
+        pthread_mutex_unlock(&pf->lock);
+        dwarf_image_save(s.di, s.img);
+        pthread_mutex_lock(&pf->lock);
+    }
+}
+
 static void *work(void *arg)
 {
     struct prefetch *pf = arg;
     pthread_mutex_lock(&pf->lock);
     for (;;) {
-        while (pf->next == pf->njobs && !pf->closing)
-            pthread_cond_wait(&pf->changed, &pf->lock);
+        /* Images first, cache entries when nothing else waits. */
+        while (pf->next == pf->njobs && !pf->closing) {
+            if (pf->nsaves > 0)
+                save_all(pf);
+            else
+                pthread_cond_wait(&pf->changed, &pf->lock);
+        }
         if (pf->closing) { /* what was not started is not needed */
             for (; pf->next < pf->njobs; pf->next++)
                 pf->jobs[pf->next].done = true;
+            save_all(pf);
             break;
         }
         size_t j = pf->next++;
@@ -98,6 +123,10 @@ static void *work(void *arg)
         pthread_mutex_lock(&pf->lock);
         pf->jobs[j].image = image;
         pf->jobs[j].done = true;
+        if (image) {
+            GROW(pf->saves, pf->saves_cap, pf->nsaves);
+            pf->saves[pf->nsaves++] = (struct save){pf->images, image};
+        }
         pthread_cond_broadcast(&pf->changed);
     }
     pthread_mutex_unlock(&pf->lock);
@@ -141,6 +170,7 @@ void prefetch_free(struct prefetch *pf)
         free(pf->jobs[i].path);
     }
     free(pf->jobs);
+    free(pf->saves);
     dwarf_images_free(pf->images);
     free(pf->debug_dirs);
     buf_free(&pf->scratch);
@@ -181,6 +211,20 @@ void prefetch_object(struct prefetch *pf, const char *path)
     }
     pthread_cond_broadcast(&pf->changed);
     pthread_mutex_unlock(&pf->lock);
+}
+
+void prefetch_save(struct prefetch *pf, struct dwarf_images *di, struct dwarf_image *img)
+{
+    pthread_mutex_lock(&pf->lock);
+    bool later = pf->running && !pf->closing;
+    if (later) {
+        GROW(pf->saves, pf->saves_cap, pf->nsaves);
+        pf->saves[pf->nsaves++] = (struct save){di, img};
+        pthread_cond_broadcast(&pf->changed);
+    }
+    pthread_mutex_unlock(&pf->lock);
+    if (!later)
+        dwarf_image_save(di, img);
 }
 
 bool prefetch_claim(struct prefetch *pf, const char *path)

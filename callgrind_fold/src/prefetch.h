@@ -34,8 +34,13 @@ void prefetch_object(struct prefetch *pf, const char *path);
  * it never will: the caller makes the image itself). */
 bool prefetch_claim(struct prefetch *pf, const char *path);
 
+/* Writes the image's cache entry (dwarf_image_save) on the worker when
+ * it has nothing else to do, or before it stops; the image must stay
+ * open until prefetch_free. Without a worker, writes it now. */
+void prefetch_save(struct prefetch *pf, struct dwarf_images *di, struct dwarf_image *img);
+
 /* The image made for `path`, waiting for it if needed; the caller owns
- * it. NULL when the path was not queued, or its DWARF is not compressed,
+ * it (and must keep it open until prefetch_free: see prefetch_save). NULL when the path was not queued, or its DWARF is not compressed,
  * or anything failed (the caller then does its own work). */
 struct dwarf_image *prefetch_take(struct prefetch *pf, const char *path);
 
