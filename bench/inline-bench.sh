@@ -8,9 +8,10 @@
 # the profile has about 100k distinct instruction addresses; compiles it
 # with -O2 -g, profiles it once with callgrind --dump-instr=yes (cached),
 # then times callgrind_fold without --inline, with it (cache of inflated
-# debug files and unit indexes warm) and with --inline-cache=no (cold)
-# alternately, ROUNDS times each (default 15), and prints the median of
-# the per-round ratios
+# debug files and unit indexes warm), with --inline-cache=no (cold) and
+# with an empty cache directory (first run: cold, and the cache entries
+# written) alternately, ROUNDS times each (default 15), and prints the
+# median of the per-round ratios
 # (with --inline / without; target: at most 3), of wall time and of CPU
 # time (user + system).
 set -eu
@@ -96,9 +97,10 @@ EOF
 # after the first), and "cold", with --inline-cache=no (inflating and
 # indexing every time).
 python3 - "$ROUNDS" "$W" "$FOLD" <<'EOF'
-import resource, statistics, subprocess, sys, time
+import resource, shutil, statistics, subprocess, sys, time
 rounds, work, fold = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 cache = ["--inline-cache=" + work + "/cache"]
+fresh = work + "/fresh-cache"
 
 def run(args, name):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -111,22 +113,28 @@ def run(args, name):
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 run([fold, "--inline"] + cache, "inline")  # fills the cache
-plain, warm, cold = [], [], []
+plain, warm, cold, first = [], [], [], []
 for _ in range(rounds):
     plain.append(run([fold], "plain"))
     warm.append(run([fold, "--inline"] + cache, "inline"))
     cold.append(run([fold, "--inline", "--inline-cache=no"], "inline-cold"))
+    shutil.rmtree(fresh, ignore_errors=True)
+    first.append(run([fold, "--inline", "--inline-cache=" + fresh], "inline-first"))
 med = statistics.median
-print("median time: without --inline %.4f s, with --inline %.4f s warm, %.4f s cold (%d rounds)"
-      % (med(p[0] for p in plain), med(i[0] for i in warm), med(i[0] for i in cold), rounds))
-for label, runs in (("warm", warm), ("cold", cold)):
+print("median time: without --inline %.4f s, with --inline %.4f s warm, %.4f s cold, "
+      "%.4f s first run (%d rounds)"
+      % (med(p[0] for p in plain), med(i[0] for i in warm), med(i[0] for i in cold),
+         med(i[0] for i in first), rounds))
+for label, runs in (("warm", warm), ("cold", cold), ("first-run", first)):
     for what, k in (("wall", 0), ("CPU", 1)):
         r = [i[k] / max(p[k], 1e-6) for p, i in zip(plain, runs)]
         print("ratio with/without --inline, %s cache (%s): median %.2f (min %.2f, max %.2f)%s"
               % (label, what, med(r), min(r), max(r), "; target <= 3" if k == 0 else ""))
 EOF
-cmp -s "$W/inline.folded" "$W/inline-cold.folded" ||
-    { echo "inline-bench: warm and cold runs differ" >&2; exit 1; }
+for other in inline-cold inline-first; do
+    cmp -s "$W/inline.folded" "$W/$other.folded" ||
+        { echo "inline-bench: $other and warm runs differ" >&2; exit 1; }
+done
 inlined=$(grep -c '\[inlined\]' "$W/inline.folded" || true)
 sum_plain=$(awk '{s+=$NF} END {printf "%d", s}' "$W/plain.folded")
 sum_inline=$(awk '{s+=$NF} END {printf "%d", s}' "$W/inline.folded")

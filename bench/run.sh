@@ -296,7 +296,7 @@ if [ "${BENCH_FOLD:-auto}" != no ] && [ -x "$PATCHED/bin/callgrind_fold" ] &&
         echo
         echo '```'
         BENCH_WORK=$WORK "$BENCH/render-svg.sh" "$PATCHED/bin/callgrind_fold" 1000000 2>&1 | tail -n 1
-        BENCH_WORK=$WORK "$BENCH/inline-bench.sh" 2>&1 | tail -n 6
+        BENCH_WORK=$WORK "$BENCH/inline-bench.sh" 2>&1 | tail -n 8
         echo '```'
     } >> "$report" || failed=1
 fi
