@@ -43,4 +43,16 @@ if [ -x "$fold" ]; then
         echo "demo: $out/$name.svg (flame graph; open it in a browser)"
     done
 fi
+if [ -x "$fold" ]; then
+    # Inlined functions as frames: instruction-level data (--dump-instr=yes),
+    # expanded with the program's DWARF (callgrind_fold --inline).
+    "$vg" --tool=callgrind --dump-instr=yes --callgrind-out-file="$out/inlined.callgrind.out" \
+        $bin/inlined > "$out/inlined.stdout" 2> "$out/inlined.valgrind.log"
+    "$fold" --inline "$out/inlined.callgrind.out" > "$out/inlined.folded" 2>> "$out/inlined.valgrind.log"
+    "$fold" -f svg --inline --title="inlined: optimised code, inlined helpers as frames" \
+        --countname=instructions "$out/inlined.callgrind.out" > "$out/inlined.svg" \
+        2>> "$out/inlined.valgrind.log"
+    echo "demo: $out/inlined.folded (callgrind_fold --inline: inlined functions as frames)"
+    echo "demo: $out/inlined.svg (flame graph of it)"
+fi
 echo "demo: outputs are in $out"
