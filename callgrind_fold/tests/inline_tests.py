@@ -70,7 +70,10 @@ def _builds_for(cc, work):
     _builds["debugroot"] = root
     # Other DWARF layouts: version 4 unit headers; split DWARF (.dwo files
     # found from skeleton units).
-    for variant, flags in (("dwarf4", ["-gdwarf-4"]), ("split", ["-gsplit-dwarf"])):
+    # DWARF 2 (high_pc as an address, .debug_ranges); DWARF compressed in
+    # the program itself (-gz: read through an inflated image).
+    for variant, flags in (("dwarf4", ["-gdwarf-4"]), ("split", ["-gsplit-dwarf"]),
+                           ("dwarf2", ["-gdwarf-2"]), ("gz", ["-gz"])):
         exe = os.path.join(d, "hot_" + variant)
         _must([cc, "-O2", "-g"] + flags + ["-o", exe, src("inline_hot.c")], "cc " + variant,
               cwd=d)
@@ -123,6 +126,10 @@ def _builds_for(cc, work):
                 ["readelf", "--debug-dump=aranges", mixed], "readelf").stdout.decode():
             raise RuntimeError("hot_mixed: gcc wrote no .debug_aranges")
         _builds["mixed"] = mixed
+        # clang's DWARF 4 (no .debug_addr/.debug_str_offsets indexes).
+        c4 = os.path.join(d, "hot_clang4")
+        _must([clang, "-O2", "-g", "-gdwarf-4", "-o", c4, src("inline_hot.c")], "clang dwarf4")
+        _builds["clang4"] = c4
     # C++: member functions and a function template in a namespace
     # inlined into cpp_loop; their names come from linkage names on the
     # declarations (DW_AT_specification), demangled.
@@ -357,8 +364,9 @@ def _tests(T, valgrind, cc, binary, tag):
     else:
         T.report("SKIP", name("aranges-partial/helpers-found"), "no clang")
 
-    # 6b'. DWARF 4, split DWARF, malformed .debug_aranges.
-    for variant in ("dwarf4", "split", "badaranges"):
+    # 6b'. DWARF 4 and 2, split DWARF, DWARF compressed in the program,
+    # malformed .debug_aranges.
+    for variant in ("dwarf4", "dwarf2", "split", "gz", "badaranges"):
         pv = _profile(valgrind, work, b[variant], instr)
         st, err = fold(["--inline"], [pv], variant)
         if st is not None:
@@ -497,7 +505,8 @@ def _reader_tests(T, valgrind, work, b, binary, name, instr):
                               env={"CALLGRIND_FOLD_DIE_READER": reader})
         return out if rc == 0 else "rc %d: %s" % (rc, err)
 
-    cases = [("hot", ()), ("lib", ()), ("dwarf4", ()), ("mixed", ()), ("cpp", ()),
+    cases = [("hot", ()), ("lib", ()), ("dwarf4", ()), ("dwarf2", ()), ("gz", ()),
+             ("mixed", ()), ("clang4", ()), ("cpp", ()),
              ("zbuildid", ("--debug-dir=" + b["debugroot"],))]
     for variant, extra in cases:
         if variant not in b:
