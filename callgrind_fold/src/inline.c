@@ -13,7 +13,9 @@
  *
  * Lookup. Each object is opened once (libdwfl, which finds separate debug
  * files by build-id and .gnu_debuglink like gdb; compressed DWARF is
- * opened by open_dwarf instead, through dwarfimage.c). Its compilation
+ * opened by open_dwarf instead, through dwarfimage.c, its image mostly
+ * made on the prefetch thread while the profile is read: prefetch.c).
+ * DIEs are read by dieread.c where it can, else by libdw. Its compilation
  * units' address ranges are read once (aranges.c); a unit's functions are
  * indexed the first time an address falls in the unit, and a function's
  * subprogram and inlined-subroutine scopes the first time an address
@@ -33,8 +35,6 @@
 #include "util.h"
 
 #include <dlfcn.h>
-#include <elfutils/libdwelf.h>
-#include <fcntl.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
