@@ -44,8 +44,8 @@ bool inline_call(struct inline_ctx *ix, uint32_t node, uint32_t callee, uint64_t
 /* The size of the next input file: room for its cost lines is made at
  * once instead of by doubling (copying megabytes). */
 void inline_expect_input(struct inline_ctx *ix, uint64_t bytes);
-/* An object's name (an "ob=" line; `name` its interned id): its debug
- * file may be prepared while the rest is read (prefetch.h). */
+/* An object's name (an "ob=" or "cob=" line; `name` its interned id):
+ * its debug file may be prepared while the rest is read (prefetch.h). */
 void inline_note_object(struct inline_ctx *ix, uint32_t name, const char *path);
 /* A folded-stacks input was passed through without expansion. */
 void inline_note_folded(struct inline_ctx *ix);

@@ -682,6 +682,11 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
             P->call_file = parse_name(P, KIND_FILE, value, end);
         } else if (key_is(key, 3, "cob")) {
             P->call_object = parse_name(P, KIND_OBJECT, value, end);
+            /* A callee's object is often named here long before its own
+             * "ob=" (libc's, say, 1% into a file and its "ob=" at 40%). */
+            if (P->ctx->inl)
+                inline_note_object(P->ctx->inl, P->call_object,
+                                   strtab_str(&P->ctx->names, P->call_object));
         } else if (key_is(key, 3, "jfi")) {
             parse_name(P, KIND_FILE, value, end); /* may define an id */
         } else if (key_is(key, 3, "jfn")) {

@@ -7,12 +7,14 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct job {
     char *path;
+    uint64_t weight;        /* how much inflating it may take (see weigh) */
     struct dwarf_image *image;
-    bool started, done, taken;
+    bool started, done, taken, weighed;
 };
 
 /* A cache entry to write. */
@@ -26,7 +28,7 @@ struct prefetch {
     pthread_cond_t changed; /* a job was queued or done, or closing was set */
     struct job *jobs;       /* in queue order; never shrinks while the worker runs */
     size_t njobs, jobs_cap;
-    size_t next;            /* the first job not started */
+    size_t unstarted;       /* jobs not started */
     struct save *saves;     /* entries to write when idle */
     size_t nsaves, saves_cap;
     bool running, closing, failed;
@@ -53,6 +55,27 @@ static bool own_debug_info(Elf *elf, bool *compressed)
         }
     }
     return false;
+}
+
+/* A guess of the work of the object at `path`: none when it holds
+ * uncompressed DWARF itself (a program built with -g), else its size
+ * (its own compressed DWARF, or a separate debug file, as distributions
+ * ship them compressed: libc's takes ~15 ms). */
+static uint64_t weigh(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    uint64_t size = fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    bool compressed = false;
+    if (elf && own_debug_info(elf, &compressed) && !compressed)
+        size = 0;
+    if (elf)
+        elf_end(elf);
+    close(fd);
+    return size;
 }
 
 /* What open_dwarf (inline.c) would inflate for the object at `path`:
@@ -101,22 +124,46 @@ static void *work(void *arg)
     pthread_mutex_lock(&pf->lock);
     for (;;) {
         /* Images first, cache entries when nothing else waits. */
-        while (pf->next == pf->njobs && !pf->closing) {
+        while (pf->unstarted == 0 && !pf->closing) {
             if (pf->nsaves > 0)
                 save_all(pf);
             else
                 pthread_cond_wait(&pf->changed, &pf->lock);
         }
         if (pf->closing) { /* what was not started is not needed */
-            for (; pf->next < pf->njobs; pf->next++)
-                pf->jobs[pf->next].done = true;
+            for (size_t i = 0; i < pf->njobs; i++)
+                if (!pf->jobs[i].started)
+                    pf->jobs[i].started = pf->jobs[i].done = true;
+            pf->unstarted = 0;
             save_all(pf);
             break;
         }
-        size_t j = pf->next++;
-        if (pf->jobs[j].started)
-            continue; /* claimed by the main thread */
+        /* The heaviest first: it takes longest, and the main thread may
+         * make light ones itself meanwhile (prefetch_claim). Weighing
+         * opens the file: done here, once a job. */
+        size_t j = SIZE_MAX;
+        for (size_t i = 0; i < pf->njobs; i++) {
+            struct job *c = &pf->jobs[i];
+            if (c->started)
+                continue;
+            if (!c->weighed) {
+                char *path = c->path;
+                pthread_mutex_unlock(&pf->lock);
+                uint64_t w = weigh(path);
+                pthread_mutex_lock(&pf->lock);
+                c = &pf->jobs[i]; /* jobs may have moved */
+                c->weight = w;
+                c->weighed = true;
+                if (c->started)
+                    continue; /* claimed meanwhile */
+            }
+            if (j == SIZE_MAX || c->weight > pf->jobs[j].weight)
+                j = i;
+        }
+        if (j == SIZE_MAX)
+            continue; /* all claimed while weighing */
         pf->jobs[j].started = true;
+        pf->unstarted--;
         char *path = pf->jobs[j].path; /* jobs may move; the path does not */
         pthread_mutex_unlock(&pf->lock);
         struct dwarf_image *image = make_image(pf, path);
@@ -198,15 +245,17 @@ void prefetch_object(struct prefetch *pf, const char *path)
     GROW(pf->jobs, pf->jobs_cap, pf->njobs);
     size_t n = strlen(path) + 1;
     struct job *j = &pf->jobs[pf->njobs++];
-    *j = (struct job){xmalloc(n), NULL, false, false, false};
+    *j = (struct job){xmalloc(n), 0, NULL, false, false, false, false};
     memcpy(j->path, path, n);
+    pf->unstarted++;
     if (!pf->running) {
         /* No thread (say, a limit reached): the job is left undone, and
          * the object is opened the usual way. */
         pf->running = pthread_create(&pf->worker, NULL, work, pf) == 0;
         if (!pf->running) {
             pf->failed = true;
-            j->done = true;
+            j->started = j->done = true;
+            pf->unstarted--;
         }
     }
     pthread_cond_broadcast(&pf->changed);
@@ -233,6 +282,7 @@ bool prefetch_claim(struct prefetch *pf, const char *path)
     struct job *j = job_of(pf, path);
     if (j && !j->started) {
         j->started = j->done = true; /* no image: the caller makes it */
+        pf->unstarted--;
     }
     bool ready = !j || j->done;
     pthread_mutex_unlock(&pf->lock);
