@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 struct job {
@@ -34,6 +35,7 @@ struct prefetch {
     bool running, closing, failed;
     pthread_t worker;
     /* Used by the worker only. */
+    long weigh_delay_us;    /* CALLGRIND_FOLD_PREFETCH_DELAY_US, for tests */
     struct dwarf_images *images;
     char *debug_dirs;
     struct buf scratch;
@@ -61,8 +63,12 @@ static bool own_debug_info(Elf *elf, bool *compressed)
  * uncompressed DWARF itself (a program built with -g), else its size
  * (its own compressed DWARF, or a separate debug file, as distributions
  * ship them compressed: libc's takes ~15 ms). */
-static uint64_t weigh(const char *path)
+static uint64_t weigh(const char *path, long delay_us)
 {
+    if (delay_us > 0) { /* tests: let the main thread claim jobs meanwhile */
+        struct timespec t = {delay_us / 1000000, delay_us % 1000000 * 1000};
+        nanosleep(&t, NULL);
+    }
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return 0;
@@ -149,7 +155,7 @@ static void *work(void *arg)
             if (!c->weighed) {
                 char *path = c->path;
                 pthread_mutex_unlock(&pf->lock);
-                uint64_t w = weigh(path);
+                uint64_t w = weigh(path, pf->weigh_delay_us);
                 pthread_mutex_lock(&pf->lock);
                 c = &pf->jobs[i]; /* jobs may have moved */
                 c->weight = w;
@@ -160,8 +166,10 @@ static void *work(void *arg)
             if (j == SIZE_MAX || c->weight > pf->jobs[j].weight)
                 j = i;
         }
-        if (j == SIZE_MAX)
-            continue; /* all claimed while weighing */
+        /* The lock was let go while weighing: the choice may have been
+         * claimed meanwhile, or closing set. */
+        if (j == SIZE_MAX || pf->jobs[j].started || pf->closing)
+            continue;
         pf->jobs[j].started = true;
         pf->unstarted--;
         char *path = pf->jobs[j].path; /* jobs may move; the path does not */
@@ -187,6 +195,8 @@ struct prefetch *prefetch_new(const char *cache_dir, const char *debug_dirs)
     pthread_mutex_init(&pf->lock, NULL);
     pthread_cond_init(&pf->changed, NULL);
     pf->images = dwarf_images_new(cache_dir);
+    const char *delay = getenv("CALLGRIND_FOLD_PREFETCH_DELAY_US");
+    pf->weigh_delay_us = delay ? strtol(delay, NULL, 10) : 0;
     size_t n = strlen(debug_dirs) + 1;
     pf->debug_dirs = xmalloc(n);
     memcpy(pf->debug_dirs, debug_dirs, n);

@@ -39,8 +39,14 @@ def check(name, ok, detail=""):
     return ok
 
 
-def run(cmd, **kw):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+def run(cmd, timeout=600, **kw):
+    """A hang is a failure (status 124), not a stuck test run."""
+    try:
+        return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              timeout=timeout, **kw)
+    except subprocess.TimeoutExpired as e:
+        return subprocess.CompletedProcess(cmd, 124, e.stdout or b"",
+                                           (e.stderr or b"") + b"\n(timed out)")
 
 
 def fold(binary, args, env=None):
