@@ -9,7 +9,6 @@ import glob
 import os
 import re
 import shutil
-import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _builds = {}
