@@ -91,3 +91,20 @@ int debug_file_open(const char *dirs, Elf *main, const char *path, struct buf *b
     }
     return fd;
 }
+
+bool debug_info_in(Elf *elf, bool *compressed)
+{
+    size_t shstrndx;
+    if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+        return false;
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        const char *name;
+        if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+            (name = elf_strptr(elf, shstrndx, sh.sh_name)) && strcmp(name, ".debug_info") == 0) {
+            *compressed = (sh.sh_flags & SHF_COMPRESSED) != 0;
+            return true;
+        }
+    }
+    return false;
+}

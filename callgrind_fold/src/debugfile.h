@@ -15,4 +15,8 @@
  * holds the names tried. */
 int debug_file_open(const char *dirs, Elf *main, const char *path, struct buf *scratch);
 
+/* Whether `elf` holds .debug_info itself (then no separate file is
+ * looked for), and if so whether that section is compressed. */
+bool debug_info_in(Elf *elf, bool *compressed);
+
 #endif

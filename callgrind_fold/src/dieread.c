@@ -671,10 +671,9 @@ uint64_t die_unit_die(const struct die_unit *u)
     return u->die;
 }
 
-bool die_unit_is_c(const struct die_unit *u)
+uint64_t die_unit_language(const struct die_unit *u)
 {
-    return u->language == DW_LANG_C89 || u->language == DW_LANG_C ||
-           u->language == DW_LANG_C99 || u->language == DW_LANG_C11;
+    return u->language;
 }
 
 /* The plain unit holding the DIE at `offset`. */

@@ -31,8 +31,8 @@ void die_reader_free(struct die_reader *r);
 const struct die_unit *die_unit_at(struct die_reader *r, uint64_t offset);
 /* The offset of the unit's own DIE. */
 uint64_t die_unit_die(const struct die_unit *u);
-/* Whether the unit's language is C (DW_AT_language C89, C, C99, C11). */
-bool die_unit_is_c(const struct die_unit *u);
+/* The unit's DW_AT_language (0 when it has none). */
+uint64_t die_unit_language(const struct die_unit *u);
 
 /* One DIE, or a null entry (tag 0) that ends a list of siblings. */
 struct die {

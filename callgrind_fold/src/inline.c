@@ -600,14 +600,8 @@ static bool open_dwarf(struct inline_ctx *ix, struct object *o, const char *path
     size_t shstrndx;
     if (!main || elf_getshdrstrndx(main, &shstrndx) != 0)
         return false;
-    bool in_main = false;
-    for (Elf_Scn *scn = NULL; !in_main && (scn = elf_nextscn(main, scn));) {
-        GElf_Shdr sh;
-        const char *name;
-        in_main = gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
-                  (name = elf_strptr(main, shstrndx, sh.sh_name)) &&
-                  strcmp(name, ".debug_info") == 0;
-    }
+    bool compressed;
+    bool in_main = debug_info_in(main, &compressed);
     Elf *elf = main;
     int fd = -1;
     if (!in_main) {
@@ -1441,20 +1435,12 @@ static uint32_t chain_of(struct inline_ctx *ix, struct object *o, struct scope_t
 }
 
 /* C's types hold no functions: their members need not be walked. */
-static bool c_language(Dwarf_Die *cudie)
+static bool c_language(uint64_t lang)
 {
-    switch (dwarf_srclang(cudie)) {
-    case DW_LANG_C89:
-    case DW_LANG_C:
-    case DW_LANG_C99:
-    case DW_LANG_C11:
-        return true;
-    default:
-        return false;
-    }
+    return lang == DW_LANG_C89 || lang == DW_LANG_C || lang == DW_LANG_C99 ||
+           lang == DW_LANG_C11;
 }
 
-/* Chain of inlined frames at address addr of object oi, interned. */
 /* ---- unit indexes kept in the cache ---------------------------------------------- */
 
 /* Indexing a unit walks all its top-level DIEs (for one of libc's units,
@@ -1631,7 +1617,7 @@ static struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o,
     }
     if (!ci->index && ci->plain) {
         ci->index = plain_tree(ix, ci->plain, die_unit_die(ci->plain), true,
-                               die_unit_is_c(ci->plain));
+                               c_language(die_unit_language(ci->plain)));
         if (ci->index)
             o->index_new = true;
     }
@@ -1650,7 +1636,8 @@ static struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o,
     if (!ci->index && ci->state == UNIT_NONE)
         return NULL;
     if (!ci->index) {
-        ci->index = build_tree(ix, &ci->die, true, c_language(&ci->die));
+        ci->index = build_tree(ix, &ci->die, true,
+                               c_language((uint64_t)dwarf_srclang(&ci->die)));
         o->index_new = true;
     }
     uint32_t fn = scope_at(ci->index, pc);
@@ -1676,6 +1663,7 @@ static struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o,
     return f->inner;
 }
 
+/* Chain of inlined frames at address addr of object oi, interned. */
 static uint32_t resolve(struct inline_ctx *ix, uint32_t oi, uint64_t addr,
                         struct strtab *names)
 {

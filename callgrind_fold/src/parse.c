@@ -180,16 +180,6 @@ static void check_subposition(struct parser *P, const char *p, const char *end)
 /* Value of the "instr" subposition token [p, end). */
 static uint64_t instr_value(struct parser *P, const char *p, const char *end)
 {
-    /* Mostly "+N"/"-N" (callgrind writes positions relative to the
-     * previous line's), decimal: read here; else the general way. */
-    if (end - p > 1 && end - p <= 8 && (*p == '+' || *p == '-')) {
-        uint64_t v = 0;
-        const char *q = p + 1;
-        for (; q < end && (unsigned)(*q - '0') < 10; q++)
-            v = v * 10 + (uint64_t)(*q - '0'); /* at most 7 digits: no overflow */
-        if (q == end)
-            return *p == '+' ? P->last_instr + v : P->last_instr - v;
-    }
     if (end - p == 1 && *p == '*')
         return P->last_instr;
     if (*p == '+' || *p == '-')
@@ -218,22 +208,34 @@ static inline const char *scan_decimal(const char *p, const char *end, uint64_t 
     return p;
 }
 
-/* Next subposition token starting at p (not a blank); returns its end. */
-static inline const char *next_subposition(struct parser *P, const char *p, const char *end)
+/* Next subposition token starting at p (not a blank); returns its end.
+ * With `value`, also the position it names: "+N"/"-N" and "*" are
+ * relative to P->last_instr (only the "instr" one is asked for). */
+static inline const char *next_subposition(struct parser *P, const char *p, const char *end,
+                                           uint64_t *value)
 {
     uint64_t v;
     const char *q = p;
-    if (*q == '+' || *q == '-')
+    if (*q == '+' || *q == '-') {
         q++;
-    else if (*q == '*' && (q + 1 == end || is_blank(q[1])))
+    } else if (*q == '*' && (q + 1 == end || is_blank(q[1]))) {
+        if (value)
+            *value = P->last_instr;
         return q + 1;
+    }
     if (q < end) {
         const char *t = scan_decimal(q, end, &v);
-        if (t)
+        if (t) {
+            if (value)
+                *value = *p == '+' ? P->last_instr + v : *p == '-' ? P->last_instr - v : v;
             return t;
+        }
     }
     const char *t = token_end(p, end);
-    check_subposition(P, p, t);
+    if (value)
+        *value = instr_value(P, p, t); /* hex, mostly: checked there too */
+    else
+        check_subposition(P, p, t);
     return t;
 }
 
@@ -587,10 +589,8 @@ static void cost_line(struct parser *P, const char *p, const char *end)
         if (p == end)
             fail(P, "cost line has fewer than the %zu subposition(s) of "
                  "\"positions:\"", P->npositions);
-        const char *start = p;
-        p = next_subposition(P, p, end);
-        if (i == P->instr_pos && P->ctx->inl)
-            addr = instr_value(P, start, p);
+        p = next_subposition(P, p, end,
+                             i == P->instr_pos && P->ctx->inl ? &addr : NULL);
     }
     uint64_t cost = parse_costs(P, p, end);
     struct inline_ctx *inl = P->ctx->inl;

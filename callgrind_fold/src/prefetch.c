@@ -29,7 +29,6 @@ struct prefetch {
     pthread_cond_t changed; /* a job was queued or done, or closing was set */
     struct job *jobs;       /* in queue order; never shrinks while the worker runs */
     size_t njobs, jobs_cap;
-    size_t unstarted;       /* jobs not started */
     struct save *saves;     /* entries to write when idle */
     size_t nsaves, saves_cap;
     bool running, closing, failed;
@@ -40,24 +39,6 @@ struct prefetch {
     char *debug_dirs;
     struct buf scratch;
 };
-
-/* Whether elf holds .debug_info itself, and if so whether it is compressed. */
-static bool own_debug_info(Elf *elf, bool *compressed)
-{
-    size_t shstrndx;
-    if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-        return false;
-    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
-        GElf_Shdr sh;
-        const char *name;
-        if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
-            (name = elf_strptr(elf, shstrndx, sh.sh_name)) && strcmp(name, ".debug_info") == 0) {
-            *compressed = (sh.sh_flags & SHF_COMPRESSED) != 0;
-            return true;
-        }
-    }
-    return false;
-}
 
 /* A guess of the work of the object at `path`: none when it holds
  * uncompressed DWARF itself (a program built with -g), else its size
@@ -76,7 +57,7 @@ static uint64_t weigh(const char *path, long delay_us)
     uint64_t size = fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
     Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     bool compressed = false;
-    if (elf && own_debug_info(elf, &compressed) && !compressed)
+    if (elf && debug_info_in(elf, &compressed) && !compressed)
         size = 0;
     if (elf)
         elf_end(elf);
@@ -94,7 +75,7 @@ static struct dwarf_image *make_image(struct prefetch *pf, const char *path)
     Elf *main = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     struct dwarf_image *image = NULL;
     bool compressed = false;
-    if (main && own_debug_info(main, &compressed)) {
+    if (main && debug_info_in(main, &compressed)) {
         if (compressed)
             image = dwarf_image_open(pf->images, main);
     } else if (main) {
@@ -124,13 +105,23 @@ static void save_all(struct prefetch *pf)
     }
 }
 
+/* A profile names a few objects: scanning them is cheap (and, unlike a
+ * count kept beside the flags, cannot disagree with them). */
+static bool any_unstarted(const struct prefetch *pf)
+{
+    for (size_t i = 0; i < pf->njobs; i++)
+        if (!pf->jobs[i].started)
+            return true;
+    return false;
+}
+
 static void *work(void *arg)
 {
     struct prefetch *pf = arg;
     pthread_mutex_lock(&pf->lock);
     for (;;) {
         /* Images first, cache entries when nothing else waits. */
-        while (pf->unstarted == 0 && !pf->closing) {
+        while (!any_unstarted(pf) && !pf->closing) {
             if (pf->nsaves > 0)
                 save_all(pf);
             else
@@ -140,7 +131,6 @@ static void *work(void *arg)
             for (size_t i = 0; i < pf->njobs; i++)
                 if (!pf->jobs[i].started)
                     pf->jobs[i].started = pf->jobs[i].done = true;
-            pf->unstarted = 0;
             save_all(pf);
             break;
         }
@@ -171,7 +161,6 @@ static void *work(void *arg)
         if (j == SIZE_MAX || pf->jobs[j].started || pf->closing)
             continue;
         pf->jobs[j].started = true;
-        pf->unstarted--;
         char *path = pf->jobs[j].path; /* jobs may move; the path does not */
         pthread_mutex_unlock(&pf->lock);
         struct dwarf_image *image = make_image(pf, path);
@@ -257,7 +246,6 @@ void prefetch_object(struct prefetch *pf, const char *path)
     struct job *j = &pf->jobs[pf->njobs++];
     *j = (struct job){xmalloc(n), 0, NULL, false, false, false, false};
     memcpy(j->path, path, n);
-    pf->unstarted++;
     if (!pf->running) {
         /* No thread (say, a limit reached): the job is left undone, and
          * the object is opened the usual way. */
@@ -265,7 +253,6 @@ void prefetch_object(struct prefetch *pf, const char *path)
         if (!pf->running) {
             pf->failed = true;
             j->started = j->done = true;
-            pf->unstarted--;
         }
     }
     pthread_cond_broadcast(&pf->changed);
@@ -292,7 +279,6 @@ bool prefetch_claim(struct prefetch *pf, const char *path)
     struct job *j = job_of(pf, path);
     if (j && !j->started) {
         j->started = j->done = true; /* no image: the caller makes it */
-        pf->unstarted--;
     }
     bool ready = !j || j->done;
     pthread_mutex_unlock(&pf->lock);
