@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static const char *path_base(const char *path)
 {
@@ -12,14 +13,35 @@ static const char *path_base(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* Opens `name` if it is an ELF file with the build-id `id` (any file
- * when the object has none). */
-static int open_candidate(const char *name, const void *id, ssize_t id_len)
+/* The CRC-32 of the whole file open at `fd` (zlib's is the one
+ * .gnu_debuglink records), or false if it cannot be read. */
+static bool file_crc(int fd, uLong *crc)
+{
+    unsigned char chunk[1 << 16];
+    ssize_t n;
+    *crc = crc32(0, Z_NULL, 0);
+    while ((n = read(fd, chunk, sizeof chunk)) > 0)
+        *crc = crc32(*crc, chunk, (uInt)n);
+    return n == 0 && lseek(fd, 0, SEEK_SET) == 0;
+}
+
+/* Opens `name` if it is an ELF file with the build-id `id`; when the
+ * object has none, if the file's CRC is `*crc` (a debuglink's: a stale
+ * debug file from another build would name the wrong functions), or any
+ * file when `crc` is NULL. */
+static int open_candidate(const char *name, const void *id, ssize_t id_len,
+                          const GElf_Word *crc)
 {
     int fd = open(name, O_RDONLY);
     if (fd < 0)
         return -1;
-    if (id_len > 0) {
+    if (id_len <= 0 && crc) {
+        uLong got;
+        if (!file_crc(fd, &got) || got != *crc) {
+            close(fd);
+            return -1;
+        }
+    } else if (id_len > 0) {
         Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
         const void *got = NULL;
         ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, &got) : -1;
@@ -57,7 +79,7 @@ int debug_file_open(const char *dirs, Elf *main, const char *path, struct buf *b
                     buf_putc(b, '/');
             }
             buf_append(b, ".debug", 6);
-            fd = open_candidate(buf_cstr(b), id, id_len);
+            fd = open_candidate(buf_cstr(b), id, id_len, NULL);
         }
         d += n + (d[n] == ':');
     }
@@ -83,7 +105,7 @@ int debug_file_open(const char *dirs, Elf *main, const char *path, struct buf *b
             }
             /* Not the object itself (a debuglink naming its own file). */
             if (strcmp(buf_cstr(b), path) != 0)
-                fd = open_candidate(buf_cstr(b), id, id_len);
+                fd = open_candidate(buf_cstr(b), id, id_len, link ? &crc : NULL);
             d += n + (d[n] == ':');
             if (where < 2)
                 break;

@@ -11,8 +11,8 @@
  * the path "-:.debug:DIRS" (`dirs` colon-separated): by build-id in each
  * DIR, then by debuglink (or NAME.debug) in the object's directory, its
  * .debug/ and each DIR/<object's directory>/. A candidate must have the
- * object's build-id, if it has one. Returns an open fd or -1. `scratch`
- * holds the names tried. */
+ * object's build-id, if it has one, else the debuglink's CRC. Returns an
+ * open fd or -1. `scratch` holds the names tried. */
 int debug_file_open(const char *dirs, Elf *main, const char *path, struct buf *scratch);
 
 /* Whether `elf` holds .debug_info itself (then no separate file is

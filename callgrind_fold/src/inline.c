@@ -242,18 +242,19 @@ struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir)
         memcpy(ix->cache_dir, cache_dir, n);
     }
     /* ":.debug:DIRS": the object's directory, its .debug subdirectory,
-     * then the global directories (by build-id, then by path). No CRC
-     * check, like gdb when the build-id matches. */
+     * then the global directories (by build-id, then by path). Like gdb,
+     * libdwfl checks a candidate's build-id, or the debuglink's CRC when
+     * the object has no build-id. */
     const char *dirs = debug_dirs ? debug_dirs : "/usr/lib/debug";
     size_t n = strlen(dirs);
-    ix->debug_path = xmalloc(n + 10);
-    memcpy(ix->debug_path, "-:.debug:", 9);
-    memcpy(ix->debug_path + 9, dirs, n + 1);
+    ix->debug_path = xmalloc(n + 9);
+    memcpy(ix->debug_path, ":.debug:", 8);
+    memcpy(ix->debug_path + 8, dirs, n + 1);
     ix->callbacks.find_elf = dwfl_build_id_find_elf;
     ix->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
     ix->callbacks.section_address = dwfl_offline_section_address;
     ix->callbacks.debuginfo_path = &ix->debug_path;
-    ix->prefetch = prefetch_new(cache_dir, ix->debug_path + 9);
+    ix->prefetch = prefetch_new(cache_dir, ix->debug_path + 8);
     hashmap_init(&ix->noted);
     const char *reader = getenv("CALLGRIND_FOLD_DIE_READER");
     ix->libdw_only = reader && strcmp(reader, "libdw") == 0;
@@ -605,7 +606,7 @@ static bool open_dwarf(struct inline_ctx *ix, struct object *o, const char *path
     Elf *elf = main;
     int fd = -1;
     if (!in_main) {
-        fd = debug_file_open(ix->debug_path + 9, main, path, &ix->text);
+        fd = debug_file_open(ix->debug_path + 8, main, path, &ix->text);
         if (fd < 0)
             return false;
         elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

@@ -59,6 +59,25 @@ def _builds_for(cc, work):
     _must(["strip", "-g", link], "strip")
     _must(["objcopy", "--add-gnu-debuglink=" + link + ".debug", link], "objcopy debuglink")
     _builds["debuglink"] = link
+    # No build-id: the debuglink's CRC must match. A debug file of another
+    # build (functions aligned differently) under the linked name is
+    # stale and is not used, whether libdw reads it or, compressed, our
+    # own image of it.
+    for variant, extra in (("noid", []), ("stale", ["-falign-functions=64"]),
+                           ("stalez", ["-falign-functions=64",
+                                       "-Wl,--compress-debug-sections=zlib"])):
+        exe = os.path.join(d, "hot_" + variant)
+        _must([cc, "-O2", "-g", "-Wl,--build-id=none", "-o", exe, src("inline_hot.c")],
+              "cc " + variant)
+        _must(["objcopy", "--only-keep-debug", exe, exe + ".debug"], "objcopy")
+        _must(["strip", "-g", exe], "strip")
+        _must(["objcopy", "--add-gnu-debuglink=" + exe + ".debug", exe], "objcopy debuglink")
+        if extra:
+            other = exe + "_other"
+            _must([cc, "-O2", "-g", "-Wl,--build-id=none"] + extra +
+                  ["-o", other, src("inline_hot.c")], "cc " + variant + " other")
+            _must(["objcopy", "--only-keep-debug", other, exe + ".debug"], "objcopy other")
+        _builds[variant] = exe
     # Separate debug file found by build-id under a debug root.
     bid = os.path.join(d, "hot_bid")
     shutil.copy(hot, bid)
@@ -345,6 +364,20 @@ def _tests(T, valgrind, cc, binary, tag):
     if st is not None:
         problems = helper_facts(st, "hot_loop", "helper_a", "helper_b", 2.0, 4.5)
         T.check(name("debuglink/helpers-found"), not problems, "; ".join(problems) + err)
+    p6 = _profile(valgrind, work, b["noid"], instr)
+    st, err = fold(["--inline"], [p6], "debuglink-crc")
+    if st is not None:
+        problems = helper_facts(st, "hot_loop", "helper_a", "helper_b", 2.0, 4.5)
+        T.check(name("debuglink-crc/matching-used"), not problems, "; ".join(problems) + err)
+    for variant in ("stale", "stalez"):
+        p6 = _profile(valgrind, work, b[variant], instr)
+        st, err = fold(["--inline"], [p6], "debuglink-crc/" + variant)
+        if st is not None:
+            reports = [l for l in err.splitlines() if b[variant] + ":" in l]
+            T.check(name("debuglink-crc/%s-not-used" % variant),
+                    len(reports) == 1 and "unexpanded" in reports[0] and
+                    "helper_a [inlined]" not in T.frames_of(st) and
+                    "helper_b [inlined]" not in T.frames_of(st), err)
     p7 = _profile(valgrind, work, b["buildid"], instr)
     st, err = fold(["--inline", "--debug-dir=" + b["debugroot"]], [p7], "build-id")
     if st is not None:
