@@ -32,7 +32,7 @@ static bool file_crc(int fd, uLong *crc)
 static int open_candidate(const char *name, const void *id, ssize_t id_len,
                           const GElf_Word *crc)
 {
-    int fd = open(name, O_RDONLY);
+    int fd = open_regular(name);
     if (fd < 0)
         return -1;
     if (id_len <= 0 && crc) {

@@ -310,7 +310,7 @@ static bool same_id(Elf *elf, const void *id, size_t id_len)
  * touches is less than mapping the whole file at once.) */
 static struct dwarf_image *load_entry(const char *path, const void *id, size_t id_len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open_regular(path);
     if (fd < 0)
         return NULL;
     Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

@@ -38,6 +38,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
+#include <errno.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -647,6 +648,13 @@ static void open_object(struct inline_ctx *ix, struct object *o, const char *pat
         fail_object(o, "%s", *path ? "not a file name" : "no object name");
         return;
     }
+    int fd = open_regular(path); /* libdw would block on a FIFO */
+    if (fd < 0) {
+        fail_object(o, "cannot read it: %s",
+                    errno == EINVAL ? "not a regular file" : strerror(errno));
+        return;
+    }
+    close(fd);
     o->dwfl = dwfl_begin(&ix->callbacks);
     if (!o->dwfl) {
         fail_object(o, "libdw: %s", dwfl_errmsg(-1));

@@ -50,7 +50,7 @@ static uint64_t weigh(const char *path, long delay_us)
         struct timespec t = {delay_us / 1000000, delay_us % 1000000 * 1000};
         nanosleep(&t, NULL);
     }
-    int fd = open(path, O_RDONLY);
+    int fd = open_regular(path);
     if (fd < 0)
         return 0;
     struct stat st;
@@ -69,7 +69,7 @@ static uint64_t weigh(const char *path, long delay_us)
  * its own compressed DWARF, or its separate debug file's. */
 static struct dwarf_image *make_image(struct prefetch *pf, const char *path)
 {
-    int fd = open(path, O_RDONLY);
+    int fd = open_regular(path);
     if (fd < 0)
         return NULL;
     Elf *main = elf_begin(fd, ELF_C_READ_MMAP, NULL);

@@ -1,9 +1,13 @@
 #define _DEFAULT_SOURCE /* sbrk, madvise */
 #include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #include <sys/mman.h>
@@ -125,4 +129,16 @@ const char *option_value(const char *arg, const char *name, int *i, int argc, ch
     if (*i + 1 >= argc)
         usage_error("option '%s' needs a value", name);
     return argv[++*i];
+}
+
+int open_regular(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        errno = EINVAL;
+        fd = -1;
+    }
+    return fd;
 }

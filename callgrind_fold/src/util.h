@@ -82,4 +82,9 @@ static inline void buf_putc(struct buf *b, char c)
 const char *buf_cstr(struct buf *b); /* NUL-terminates, returns data */
 void buf_free(struct buf *b);
 
+/* Opens `path` read-only if it is a regular file, else -1 with errno
+ * set (EINVAL for a FIFO, device or directory: a path named by a profile
+ * must neither block the run nor be read as an object). */
+int open_regular(const char *path);
+
 #endif

@@ -444,6 +444,26 @@ def _tests(T, valgrind, cc, binary, tag):
                 re.search(r"\d+ address", reports[0]) is not None, err)
         T.check(name("no-dwarf/unexpanded"), hot(st) == hot(plain8) and hot(st) != [])
 
+    # 7b. A profile naming a FIFO, a directory or a device as its object
+    # (a hostile or stale file): not opened as an ELF file, not waited on.
+    fifo = os.path.join(work, "inline", "object.fifo")
+    if not os.path.exists(fifo):
+        os.mkfifo(fifo)
+    text = open(p8).read()
+    for kind, path in (("fifo", fifo), ("directory", os.path.join(work, "inline")),
+                       ("device", "/dev/zero")):
+        bad = os.path.join(work, "inline", "cg_named_" + kind + ".out")
+        with open(bad, "w") as f:
+            f.write(text.replace(b["nodwarf"], path))
+        p = T.run([binary, "--inline", bad], timeout=60)
+        err = p.stderr.decode("utf-8", "replace")
+        stacks = T.parse_folded(p.stdout.decode()) if p.returncode == 0 else []
+        reports = [l for l in err.splitlines() if path + ":" in l]
+        T.check(name("object-not-a-regular-file/" + kind),
+                p.returncode == 0 and sum(c for _, c in stacks) == T.totals_of([bad], "Ir")
+                and len(reports) == 1 and "not a regular file" in reports[0],
+                "rc %d: %s" % (p.returncode, err[-300:]))
+
     # 8. Without --dump-instr=yes data: a clear error.
     p9 = _profile(valgrind, work, b["hot"], [])
     rc, out, err = T.fold(binary, ["--inline", p9])
