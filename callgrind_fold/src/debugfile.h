@@ -8,7 +8,7 @@
 
 /* The separate debug file of the object at `path` (whose ELF is
  * `main`), searched as libdwfl's dwfl_standard_find_debuginfo does with
- * the path "-:.debug:DIRS" (`dirs` colon-separated): by build-id in each
+ * the path ":.debug:DIRS" (`dirs` colon-separated): by build-id in each
  * DIR, then by debuglink (or NAME.debug) in the object's directory, its
  * .debug/ and each DIR/<object's directory>/. A candidate must have the
  * object's build-id, if it has one, else the debuglink's CRC. Returns an

@@ -564,6 +564,9 @@ def main():
     # --inline keeps inflated debug files in a cache (default under
     # $XDG_CACHE_HOME): the tests' own, not the user's.
     os.environ["XDG_CACHE_HOME"] = os.path.join(WORK, "xdg-cache")
+    # Debug files from disk only: libdw would ask debuginfod servers for
+    # those it does not find (slow, and not the same on every machine).
+    os.environ.pop("DEBUGINFOD_URLS", None)
 
     for unit, tag in ((a.unit, ""), (a.san_unit, "asan+ubsan/")):
         if unit:
