@@ -233,6 +233,14 @@ static void save_index(struct inline_ctx *ix, struct object *o);
 
 /* ---- setup -------------------------------------------------------------------- */
 
+#define DEBUG_PATH_PREFIX ":.debug:" /* of libdwfl's search path, see inline_new */
+
+/* The search path's global directories alone (for debugfile.c). */
+static const char *global_debug_dirs(const struct inline_ctx *ix)
+{
+    return ix->debug_path + sizeof DEBUG_PATH_PREFIX - 1;
+}
+
 struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir)
 {
     struct inline_ctx *ix = xcalloc(1, sizeof *ix);
@@ -248,14 +256,14 @@ struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir)
      * the object has no build-id. */
     const char *dirs = debug_dirs ? debug_dirs : "/usr/lib/debug";
     size_t n = strlen(dirs);
-    ix->debug_path = xmalloc(n + 9);
-    memcpy(ix->debug_path, ":.debug:", 8);
-    memcpy(ix->debug_path + 8, dirs, n + 1);
+    ix->debug_path = xmalloc(sizeof DEBUG_PATH_PREFIX + n);
+    memcpy(ix->debug_path, DEBUG_PATH_PREFIX, sizeof DEBUG_PATH_PREFIX - 1);
+    memcpy(ix->debug_path + sizeof DEBUG_PATH_PREFIX - 1, dirs, n + 1);
     ix->callbacks.find_elf = dwfl_build_id_find_elf;
     ix->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
     ix->callbacks.section_address = dwfl_offline_section_address;
     ix->callbacks.debuginfo_path = &ix->debug_path;
-    ix->prefetch = prefetch_new(cache_dir, ix->debug_path + 8);
+    ix->prefetch = prefetch_new(cache_dir, global_debug_dirs(ix));
     hashmap_init(&ix->noted);
     const char *reader = getenv("CALLGRIND_FOLD_DIE_READER");
     ix->libdw_only = reader && strcmp(reader, "libdw") == 0;
@@ -607,7 +615,7 @@ static bool open_dwarf(struct inline_ctx *ix, struct object *o, const char *path
     Elf *elf = main;
     int fd = -1;
     if (!in_main) {
-        fd = debug_file_open(ix->debug_path + 8, main, path, &ix->text);
+        fd = debug_file_open(global_debug_dirs(ix), main, path, &ix->text);
         if (fd < 0)
             return false;
         elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

@@ -537,19 +537,15 @@ def test_fuzz(seconds):
         return
     make = os.environ.get("MAKE", "make")
     p = run([make, "-C", ROOT, "fuzz-check", "FUZZ_SECONDS=%s" % seconds])
+    out, err = p.stdout.decode(), p.stderr.decode()[-600:]
     # One line per target ("PASS: fuzz-dwarf-20s"); make stops at a failure.
-    targets = 0
-    for line in p.stdout.decode().splitlines():
-        status, _, what = line.partition(": ")
-        if status in ("PASS", "FAIL") and what.startswith("fuzz-"):
-            targets += 1
-            report(status, "fuzz/" + what, p.stderr.decode()[-600:])
-    if p.returncode != 0 and not any(l.startswith("FAIL: fuzz-")
-                                     for l in p.stdout.decode().splitlines()):
-        check("fuzz/libfuzzer-%ss" % seconds, False, p.stderr.decode()[-600:])
-    elif p.returncode == 0:
-        check("fuzz/every-target-ran", targets == 2, p.stdout.decode()[-600:])
-
+    results = [l.split(": ", 1) for l in out.splitlines() if re.match(r"(PASS|FAIL): fuzz-", l)]
+    for status, what in results:
+        report(status, "fuzz/" + what, err)
+    if p.returncode == 0:
+        check("fuzz/every-target-ran", len(results) == 2, out[-600:])
+    elif not any(status == "FAIL" for status, _ in results):
+        check("fuzz/libfuzzer-%ss" % seconds, False, err)
 
 def main():
     ap = argparse.ArgumentParser()
