@@ -7,8 +7,8 @@
    This file is part of Callgrind, a Valgrind tool for call graph
    profiling programs.
 
-   --dump-folded: exact call paths, written as folded stacks next to
-   each callgrind.out file.
+   --dump-folded: exact call paths, written next to each callgrind.out
+   file as a folded tree (or as folded stacks text).
 
    This program is free software; you can redistribute it and/or
    modify it under the terms of the GNU General Public License as
@@ -32,14 +32,19 @@
  * tree of the call paths seen (a node per path: parent path + function),
  * and its exec state points at the node of the current path.  Whenever
  * the current path changes (a call, a return, a signal handler, a start
- * of instrumentation), the growth of the thread's running cost of the
- * folded event since the last change is added to the node being left.
- * That is O(1) per call and return, and charges every cost to the path
- * that was current when it happened.
+ * of instrumentation), the growth of the thread's running cost of each
+ * kept event since the last change is added to the node being left.
+ * That is O(events) per call and return, and charges every cost to the
+ * path that was current when it happened.
  *
  * Skipped functions push no path, so their costs stay with their caller,
- * as in callgrind.out; recursion makes repeated frames. */
+ * as in callgrind.out; recursion makes repeated frames.
+ *
+ * Each dump writes the nodes with a cost as a tree (docs: "The folded
+ * tree format" in the manual): one line per path, so the file grows with
+ * the number of paths, not with their depth. */
 
+#include "config.h"
 #include "global.h"
 
 #include "pub_tool_libcfile.h"
@@ -47,16 +52,26 @@
 #include "pub_tool_threadstate.h"
 
 
-/* folded event: offset in the full cost array */
-Int CLG_(folded_offset) = -1;
+/* kept events: their number and offsets in the full cost */
+Int CLG_(folded_count) = 0;
+Int CLG_(folded_offset)[FOLDED_MAX_EVENTS];
+static HChar* kept_names = 0;   /* "Ir Dr", for the tree's header */
 
 /* recent calls: see CLG_(folded_call) */
 folded_hop CLG_(folded_hops)[FOLDED_HOPS];
 
-/* all nodes, for dumping; a node's index is stable */
+/* all nodes, in creation order (a parent before its children) */
 static folded_node** nodes = 0;
 static UInt nodes_used = 0, nodes_size = 0;
 static Bool limit_warned = False;
+
+/* Nodes are carved from big blocks: they are never freed, and a node is
+ * small (its costs are inline), so one allocation each would cost more in
+ * allocator overhead than the node itself. */
+#define NODE_BLOCK (1 << 20)
+static UChar* node_block = 0;
+static SizeT node_block_left = 0;
+static SizeT node_size = 0;
 
 /* (parent, fn) -> node, for every node */
 static folded_node** table = 0;
@@ -133,19 +148,27 @@ static folded_node* find_in_chain(folded_node* n, folded_node* parent, fn_node* 
    return n;
 }
 
-static folded_node* new_node(folded_node* parent, fn_node* fn)
+static folded_node* new_node(folded_node* parent, fn_node* fn, UInt tree)
 {
-   folded_node* n = VG_(malloc)("cl.folded.node", sizeof(folded_node));
+   folded_node* n;
+
+   if (node_block_left < node_size) {
+      node_block = VG_(malloc)("cl.folded.node", NODE_BLOCK);
+      node_block_left = NODE_BLOCK;
+   }
+   n = (folded_node*)node_block;
+   node_block += node_size;
+   node_block_left -= node_size;
+   VG_(memset)(n, 0, node_size);
    n->fn = fn;
    n->parent = parent;
-   n->root = parent ? parent->root : n;
-   n->last_child = 0;
-   n->count = 0;
+   n->tree = tree;
    if (nodes_used == nodes_size) {
       nodes_size = nodes_size ? 2 * nodes_size : 4096;
       nodes = VG_(realloc)("cl.folded.nodes", nodes,
                            nodes_size * sizeof(folded_node*));
    }
+   n->index = nodes_used;
    nodes[nodes_used++] = n;
    return n;
 }
@@ -170,35 +193,107 @@ static void grow_table(void)
    if (old) VG_(free)(old);
 }
 
-/* The root of the current thread's paths; all threads share one unless
- * their dumps are separate, so that equal paths make one line. */
-static folded_node* thread_root(void)
+/* The tree of the current thread's paths: all threads share one unless
+ * their dumps are separate, as in callgrind.out. */
+static UInt current_tree(void)
 {
-   ThreadId tid = CLG_(clo).separate_threads ? CLG_(current_tid) : 1;
+   return CLG_(clo).separate_threads ? CLG_(current_tid) : 1;
+}
+
+static folded_node* tree_root(UInt tree)
+{
    if (!roots)
       roots = VG_(calloc)("cl.folded.roots", VG_N_THREADS, sizeof(folded_node*));
-   if (!roots[tid])
-      roots[tid] = new_node(0, 0);
-   return roots[tid];
+   if (!roots[tree])
+      roots[tree] = new_node(0, 0, tree);
+   return roots[tree];
 }
 
 /* The node of the current path; 0 in an exec state means the root. */
 static folded_node* current_node(void)
 {
-   return CLG_(current_state).fnode ? CLG_(current_state).fnode : thread_root();
+   return CLG_(current_state).fnode ? CLG_(current_state).fnode
+                                    : tree_root(current_tree());
+}
+
+/* Charge the cost since the last path change, less <held>, to the
+ * current path. */
+static void charge_all_but(const ULong* held)
+{
+   folded_node* n = current_node();
+   Int k;
+
+   for (k = 0; k < CLG_(folded_count); k++) {
+      ULong now = CLG_(current_state).cost[CLG_(folded_offset)[k]] - held[k];
+      n->cost[k] += now - CLG_(current_state).fmark.v[k];
+      CLG_(current_state).fmark.v[k] = now;
+   }
 }
 
 /* Charge the cost since the last path change to the current path. */
 void CLG_(folded_flush)(void)
 {
-   ULong now;
+   static const ULong none[FOLDED_MAX_EVENTS];
 
    if (!CLG_(clo).dump_folded) return;
-   now = CLG_(current_state).cost[CLG_(folded_offset)];
-   if (now != CLG_(current_state).fmark) {
-      current_node()->count += now - CLG_(current_state).fmark;
-      CLG_(current_state).fmark = now;
+   charge_all_but(none);
+}
+
+/* Before a dump (<for_dump>) or a zeroing of the current thread: charge
+ * what callgrind.out will count now.  The block running now may have
+ * logged costs (cache, branch and system-call simulation log them as its
+ * instructions run) into a BBCC that has no execution counted yet: an
+ * execution is counted when the next block starts.  Dumping skips, and
+ * zeroing keeps, such a BBCC, so callgrind.out counts those costs with a
+ * later dump, or never after the last one.  They are held back here in
+ * the same way, and charged at the next path change. */
+static void held_cost(ULong* held, Bool for_dump)
+{
+   BBCC* bbcc = CLG_(current_state).bbcc;
+   Int k;
+
+   VG_(memset)(held, 0, FOLDED_MAX_EVENTS * sizeof(ULong));
+   if (bbcc && bbcc->ecounter_sum == 0 && bbcc->ret_counter == 0 &&
+       !(for_dump && bbcc->skipped &&
+         !CLG_(is_zero_cost)(CLG_(sets).full, bbcc->skipped))) {
+      FullCost sum = CLG_(get_eventset_cost)(CLG_(sets).full);
+      UInt i;
+      CLG_(zero_cost)(CLG_(sets).full, sum);
+      for (i = 0; i < bbcc->bb->instr_count; i++) {
+         InstrInfo* ii = &bbcc->bb->instr[i];
+         if (ii->eventset)
+            CLG_(add_cost2)(CLG_(sets).full, sum, ii->eventset,
+                            bbcc->cost + ii->cost_offset);
+      }
+      for (k = 0; k < CLG_(folded_count); k++)
+         held[k] = sum[CLG_(folded_offset)[k]];
    }
+}
+
+void CLG_(folded_hold)(Bool for_dump)
+{
+   ULong held[FOLDED_MAX_EVENTS];
+
+   if (!CLG_(clo).dump_folded) return;
+   held_cost(held, for_dump);
+   charge_all_but(held);
+}
+
+/* The current thread's call stack is unwound (at exit, of the thread or
+ * the program): its last block will not start another, so callgrind.out
+ * never counts the costs held in it.  Nor does the tree. */
+void CLG_(folded_drop_held)(void)
+{
+   ULong held[FOLDED_MAX_EVENTS];
+   folded_node* n;
+   Int k;
+
+   if (!CLG_(clo).dump_folded) return;
+   held_cost(held, True);
+   CLG_(folded_flush)();
+   n = current_node();
+   for (k = 0; k < CLG_(folded_count); k++)
+      n->cost[k] -= held[k];
 }
 
 /* Make <n> the current path (0: the root). */
@@ -236,7 +331,7 @@ void CLG_(folded_enter)(fn_node* fn)
             return;
          }
          if (!table) grow_table();
-         n = new_node(parent, fn);
+         n = new_node(parent, fn, parent->tree);
          h = hash(parent, fn, table_size);
          n->hash_next = table[h];
          table[h] = n;
@@ -250,61 +345,30 @@ void CLG_(folded_enter)(fn_node* fn)
 /* The running cost of the current exec state was zeroed. */
 void CLG_(folded_cost_zeroed)(void)
 {
-   CLG_(current_state).fmark = 0;
+   VG_(memset)(&CLG_(current_state).fmark, 0, sizeof(folded_marks));
 }
 
-/* Forget the costs of the current thread's tree (all threads' unless
+/* Forget the costs of the current thread's tree (the shared tree unless
  * --separate-threads=yes), as dumps and CALLGRIND_ZERO_STATS do for
  * callgrind.out. */
 void CLG_(folded_zero)(void)
 {
-   UInt i;
-   folded_node* root;
+   UInt i, tree;
 
    if (!CLG_(clo).dump_folded) return;
-   CLG_(folded_flush)();
-   root = thread_root();
+   CLG_(folded_hold)(False);
+   tree = current_tree();
    for (i = 0; i < nodes_used; i++)
-      if (nodes[i]->root == root)
-         nodes[i]->count = 0;
+      if (nodes[i]->tree == tree)
+         VG_(memset)(nodes[i]->cost, 0, CLG_(folded_count) * sizeof(ULong));
 }
 
 /*------------------------------------------------------------*/
 /*--- Writing                                              ---*/
 /*------------------------------------------------------------*/
 
-/* Lines are written sorted in byte order without building them all: the
- * lines below a node share its path as prefix, so it is enough to sort,
- * at each node, its children's own lines (key "name count") and subtrees
- * (key "name;"), and to walk the tree with an explicit stack (recursions
- * make deep trees).  Memory grows with the number of paths, not with the
- * size of the output, which deep recursions make large. */
-
-typedef struct {
-   folded_node* node;
-   HChar*       key;
-   Bool         subtree;
-} folded_item;
-
-typedef struct {
-   folded_item* items;
-   UInt         n, next;
-   SizeT        prefix_len;   /* path length before this node's children */
-} folded_level;
-
-/* the path of the lines being written */
-static HChar* path_buf = 0;
-static SizeT path_size = 0;
-
-static void path_reserve(SizeT n)
-{
-   if (n <= path_size) return;
-   while (path_size < n) path_size = path_size ? 2 * path_size : 4096;
-   path_buf = VG_(realloc)("cl.folded.path", path_buf, path_size);
-}
-
-/* Buffered output: deep recursions make long lines and large files, so
- * lines are copied into a buffer written in big chunks. */
+/* Buffered output: files are large, so lines are copied into a buffer
+ * written in big chunks. */
 #define OUT_BUF_SIZE (1 << 20)
 static Int out_fd = -1;
 static HChar* out_buf = 0;
@@ -334,6 +398,228 @@ static void out_put(const HChar* s, SizeT n)
    }
 }
 
+static void out_str(const HChar* s)
+{
+   out_put(s, VG_(strlen)(s));
+}
+
+/* <v> in decimal: numbers are most of a tree file, and VG_(sprintf)
+ * parses its format for each */
+static void out_digits(ULong v)
+{
+   HChar buf[24];
+   Int i = sizeof(buf);
+   do buf[--i] = '0' + (HChar)(v % 10); while ((v /= 10) != 0);
+   out_put(buf + i, sizeof(buf) - i);
+}
+
+/* " <v>" */
+static void out_num(ULong v)
+{
+   out_put(" ", 1);
+   out_digits(v);
+}
+
+/* a name on one line: a newline would end it */
+static void out_name(const HChar* name)
+{
+   for (; *name; name++)
+      out_put(*name == '\n' ? " " : name, 1);
+}
+
+/* The nodes of <tree> that are written: those with a cost, and their
+ * ancestors.  Children lists (index + 1, 0 for none) link them. */
+static UChar* live = 0;
+static UInt *first_child = 0, *next_sibling = 0;
+static UInt links_size = 0;
+
+static Bool has_cost(folded_node* n)
+{
+   Int k;
+   for (k = 0; k < CLG_(folded_count); k++)
+      if (n->cost[k]) return True;
+   return False;
+}
+
+static void link_tree(UInt tree)
+{
+   Int i;
+
+   if (links_size < nodes_used) {
+      links_size = nodes_used;
+      live = VG_(realloc)("cl.folded.live", live, links_size);
+      first_child = VG_(realloc)("cl.folded.first", first_child,
+                                 links_size * sizeof(UInt));
+      next_sibling = VG_(realloc)("cl.folded.next", next_sibling,
+                                  links_size * sizeof(UInt));
+   }
+   VG_(memset)(live, 0, nodes_used);
+   VG_(memset)(first_child, 0, nodes_used * sizeof(UInt));
+   /* a node comes after its parent: walking backwards sees it first */
+   for (i = (Int)nodes_used - 1; i >= 0; i--) {
+      folded_node* n = nodes[i];
+      if (n->tree != tree || !(live[i] || has_cost(n)) || !n->parent)
+         continue;
+      live[i] = 1;
+      live[n->parent->index] = 1;
+      next_sibling[i] = first_child[n->parent->index];
+      first_child[n->parent->index] = i + 1;
+   }
+}
+
+/* The function ids of the tree file being written: the canonical
+ * function numbered N has id fn_id[N] in the file if fn_id_file[N] is the
+ * file's generation.  Id 1 is "(unknown)", the cost left at a root. */
+static UInt *fn_id = 0, *fn_id_file = 0;
+static UInt fn_id_size = 0, file_generation = 0, next_fn_id = 0;
+static Bool unknown_defined = False;
+
+static UInt id_of(fn_node* fn)
+{
+   if (!fn) {
+      if (!unknown_defined) {
+         out_str("fn: 1 (unknown)\n");
+         unknown_defined = True;
+      }
+      return 1;
+   }
+   if (fn->number >= fn_id_size) {
+      UInt old = fn_id_size;
+      while (fn->number >= fn_id_size) fn_id_size = fn_id_size ? 2 * fn_id_size : 1024;
+      fn_id = VG_(realloc)("cl.folded.ids", fn_id, fn_id_size * sizeof(UInt));
+      fn_id_file = VG_(realloc)("cl.folded.idfile", fn_id_file,
+                                fn_id_size * sizeof(UInt));
+      VG_(memset)(fn_id_file + old, 0, (fn_id_size - old) * sizeof(UInt));
+   }
+   if (fn_id_file[fn->number] != file_generation) {
+      fn_id_file[fn->number] = file_generation;
+      fn_id[fn->number] = next_fn_id++;
+      out_str("fn:");
+      out_num(fn_id[fn->number]);
+      out_put(" ", 1);
+      out_name(fn->name);
+      out_put("\n", 1);
+   }
+   return fn_id[fn->number];
+}
+
+/* "DEPTH ID COSTS", trailing zero costs left out */
+static void write_node(UInt depth, UInt id, folded_node* n, ULong* totals)
+{
+   Int k, last = CLG_(folded_count) - 1;
+
+   while (last >= 0 && n->cost[last] == 0) last--;
+   out_digits(depth);
+   out_num(id);
+   for (k = 0; k <= last; k++) {
+      out_num(n->cost[k]);
+      totals[k] += n->cost[k];
+   }
+   out_put("\n", 1);
+}
+
+/* The live nodes of <root>'s tree, depth first, with an explicit stack
+ * (recursions make deep trees). */
+static void write_tree(folded_node* root, ULong* totals)
+{
+   UInt *cursor, size = 256, sp = 0;
+
+   if (has_cost(root))
+      write_node(1, id_of(0), root, totals);
+   cursor = VG_(malloc)("cl.folded.cursor", size * sizeof(UInt));
+   cursor[0] = first_child[root->index];
+   while (1) {
+      UInt c = cursor[sp], id;
+      folded_node* n;
+      if (!c) {
+         if (sp == 0) break;
+         sp--;
+         continue;
+      }
+      n = nodes[c - 1];
+      cursor[sp] = next_sibling[c - 1];
+      id = id_of(n->fn);
+      write_node(sp + 1, id, n, totals);
+      if (first_child[c - 1]) {
+         if (++sp == size) {
+            size *= 2;
+            cursor = VG_(realloc)("cl.folded.cursor", cursor, size * sizeof(UInt));
+         }
+         cursor[sp] = first_child[c - 1];
+      }
+   }
+   VG_(free)(cursor);
+}
+
+static void write_tree_part(folded_node* root, Bool first_in_file, Int part,
+                            Int tid, const HChar* trigger, const HChar* cmd)
+{
+   ULong totals[FOLDED_MAX_EVENTS];
+   Int k;
+
+   if (first_in_file) {
+      file_generation++;
+      next_fn_id = 2;   /* 1 is "(unknown)" */
+      unknown_defined = False;
+      out_str("# callgrind folded tree\nversion: 1\n"
+              "creator: callgrind-" VERSION "\npid:");
+      out_num(VG_(getpid)());
+      out_str("\ncmd: ");
+      out_name(cmd);
+      out_str("\nevents: ");
+      out_str(kept_names);
+      out_put("\n", 1);
+   }
+   out_str("\npart:");
+   out_num(part);
+   out_put("\n", 1);
+   if (CLG_(clo).separate_threads) {
+      out_str("thread:");
+      out_num(tid);
+      out_put("\n", 1);
+   }
+   out_str("desc: Trigger: ");
+   out_name(trigger ? trigger : "Program termination");
+   out_put("\n", 1);
+
+   VG_(memset)(totals, 0, sizeof(totals));
+   write_tree(root, totals);
+   out_str("totals:");
+   for (k = 0; k < CLG_(folded_count); k++) out_num(totals[k]);
+   out_put("\n", 1);
+}
+
+/*--- Folded stacks text (--dump-folded=text) ---*/
+
+/* Lines are written sorted in byte order without building them all: the
+ * lines below a node share its path as prefix, so it is enough to sort,
+ * at each node, its children's own lines (key "name count") and subtrees
+ * (key "name;"), and to walk the tree with an explicit stack.  Memory
+ * grows with the number of paths, not with the size of the output. */
+
+typedef struct {
+   folded_node* node;
+   HChar*       key;
+   Bool         subtree;
+} folded_item;
+
+typedef struct {
+   folded_item* items;
+   UInt         n, next;
+   SizeT        prefix_len;   /* path length before this node's children */
+} folded_level;
+
+/* the path of the lines being written */
+static HChar* path_buf = 0;
+static SizeT path_size = 0;
+
+static void path_reserve(SizeT n)
+{
+   if (n <= path_size) return;
+   while (path_size < n) path_size = path_size ? 2 * path_size : 4096;
+   path_buf = VG_(realloc)("cl.folded.path", path_buf, path_size);
+}
+
 /* the name as a frame: ';' would split it, a newline the line */
 static HChar* frame_key(const HChar* name, const HChar* suffix)
 {
@@ -348,7 +634,7 @@ static HChar* frame_key(const HChar* name, const HChar* suffix)
 static HChar* own_key(folded_node* n)
 {
    HChar count[32];
-   VG_(sprintf)(count, " %llu", n->count);
+   VG_(sprintf)(count, " %llu", n->cost[0]);
    /* costs left at a root (no frame known) are not dropped */
    return frame_key(n->fn ? n->fn->name : "(unknown)", count);
 }
@@ -361,129 +647,31 @@ static Int cmp_items(const void* a, const void* b)
 /* The sorted items of <n>'s children (and of n itself if it is a root). */
 static folded_item* items_of(folded_node* n, UInt* count)
 {
-   UInt k = 0, size = (n->fn == 0 && n->count) ? 1 : 0;
-   folded_node* c;
+   UInt k = 0, size = (n->fn == 0 && n->cost[0]) ? 1 : 0, c;
    folded_item* items;
 
-   for (c = n->first_child; c; c = c->next_sibling)
-      size += (c->count != 0) + (c->first_child != 0);
+   for (c = first_child[n->index]; c; c = next_sibling[c - 1])
+      size += (nodes[c - 1]->cost[0] != 0) + (first_child[c - 1] != 0);
    items = VG_(malloc)("cl.folded.items", (size ? size : 1) * sizeof(folded_item));
-   if (n->fn == 0 && n->count)
+   if (n->fn == 0 && n->cost[0])
       items[k++] = (folded_item){ n, own_key(n), False };
-   for (c = n->first_child; c; c = c->next_sibling) {
-      if (c->count)
-         items[k++] = (folded_item){ c, own_key(c), False };
-      if (c->first_child)
-         items[k++] = (folded_item){ c, frame_key(c->fn->name, ";"), True };
+   for (c = first_child[n->index]; c; c = next_sibling[c - 1]) {
+      folded_node* child = nodes[c - 1];
+      if (child->cost[0])
+         items[k++] = (folded_item){ child, own_key(child), False };
+      if (first_child[c - 1])
+         items[k++] = (folded_item){ child, frame_key(child->fn->name, ";"), True };
    }
    VG_(ssort)(items, k, sizeof(folded_item), cmp_items);
    *count = k;
    return items;
 }
 
-/* Link the nodes of <list> below <root> with a cost, and their ancestors,
- * as children lists.  A node comes after its parent in the list: walking
- * backwards sees it before the parent. */
-static void link_children(folded_node** list, UInt count, folded_node* root)
-{
-   Int i;
-
-   for (i = 0; i < (Int)count; i++)
-      list[i]->first_child = list[i]->next_sibling = 0;
-   for (i = (Int)count - 1; i >= 0; i--) {
-      folded_node* n = list[i];
-      if (n->root != root || !n->parent) continue;
-      if (n->count || n->first_child) {
-         n->next_sibling = n->parent->first_child;
-         n->parent->first_child = n;
-      }
-   }
-}
-
-/* With --combine-dumps=yes there is one profile data file for all
- * threads, so one folded file: with --separate-threads=yes, the trees of
- * all threads are merged into a temporary one, equal paths summed. */
-static folded_node** merged = 0;
-static UInt merged_used = 0;
-
-static folded_node* merge_threads(void)
-{
-   UInt i, size = 64;
-   folded_node **mtable, *mroot;
-
-   while (size < 2 * nodes_used) size *= 2;
-   mtable = VG_(calloc)("cl.folded.mtable", size, sizeof(folded_node*));
-   merged = VG_(malloc)("cl.folded.merged", (nodes_used + 1) * sizeof(folded_node*));
-   mroot = VG_(calloc)("cl.folded.mnode", 1, sizeof(folded_node));
-   mroot->root = mroot;
-   merged[0] = mroot;
-   merged_used = 1;
-   /* nodes are created after their parents: a parent's image is known */
-   for (i = 0; i < nodes_used; i++) {
-      folded_node *n = nodes[i], *mp, *m;
-      UInt h;
-      if (!n->parent) {
-         n->image = mroot;
-         mroot->count += n->count;
-         continue;
-      }
-      mp = n->parent->image;
-      h = hash(mp, n->fn, size);
-      m = find_in_chain(mtable[h], mp, n->fn);
-      if (!m) {
-         m = VG_(calloc)("cl.folded.mnode", 1, sizeof(folded_node));
-         m->fn = n->fn;
-         m->parent = mp;
-         m->root = mroot;
-         m->hash_next = mtable[h];
-         mtable[h] = m;
-         merged[merged_used++] = m;
-      }
-      m->count += n->count;
-      n->image = m;
-   }
-   VG_(free)(mtable);
-   link_children(merged, merged_used, mroot);
-   return mroot;
-}
-
-static void free_merged(void)
-{
-   UInt i;
-   for (i = 0; i < merged_used; i++) VG_(free)(merged[i]);
-   VG_(free)(merged);
-   merged = 0;
-   merged_used = 0;
-}
-
-/* Write the paths with a count to <filename>: those of the current
- * thread's tree with --separate-threads=yes (the trees of all threads
- * with --combine-dumps=yes), else of the tree all threads share.
- * Returns their sum. */
-ULong CLG_(folded_write)(const HChar* filename)
+static ULong write_text(folded_node* root)
 {
    Int i, depth = 0, levels_size = 64;
-   Bool all_threads = CLG_(clo).separate_threads && CLG_(clo).combine_dumps;
-   folded_node* root;
    folded_level* levels;
    ULong sum = 0;
-   SysRes res = VG_(open)(filename, VKI_O_CREAT|VKI_O_WRONLY|VKI_O_TRUNC,
-                          VKI_S_IRUSR|VKI_S_IWUSR);
-
-   if (sr_isError(res)) {
-      VG_(message)(Vg_UserMsg, "Error: can not write folded stacks to %s\n",
-                   filename);
-      return 0;
-   }
-   out_fd = sr_Res(res);
-   if (!out_buf) out_buf = VG_(malloc)("cl.folded.out", OUT_BUF_SIZE);
-
-   if (all_threads)
-      root = merge_threads();
-   else {
-      root = thread_root();
-      link_children(nodes, nodes_used, root);
-   }
 
    levels = VG_(malloc)("cl.folded.levels", levels_size * sizeof(folded_level));
    path_reserve(1);
@@ -508,7 +696,7 @@ ULong CLG_(folded_write)(const HChar* filename)
          out_put(path_buf, l->prefix_len);
          out_put(it->key, VG_(strlen)(it->key));
          out_put("\n", 1);
-         sum += it->node->count;
+         sum += it->node->cost[0];
          continue;
       }
       /* descend: the path grows by "name;" */
@@ -528,31 +716,118 @@ ULong CLG_(folded_write)(const HChar* filename)
       }
    }
    VG_(free)(levels);
-   if (all_threads) free_merged();
-   out_flush();
-   VG_(close)(out_fd);
-   out_fd = -1;
    return sum;
 }
 
-/* Resolve --folded-event after the event sets are known. */
+/* Write the costs of the current thread's tree (the shared one unless
+ * --separate-threads=yes) since the last dump to <filename>, as part
+ * <part> of thread <tid>: a new file if <first_in_file>, else appended.
+ * Returns the sum of the first kept event. */
+ULong CLG_(folded_write)(const HChar* filename, Bool first_in_file,
+                         Int part, Int tid, const HChar* trigger,
+                         const HChar* cmd)
+{
+   UInt tree = current_tree();
+   folded_node* root = tree_root(tree);
+   ULong sum = 0;
+   UInt i;
+   SysRes res = VG_(open)(filename,
+                          VKI_O_CREAT|VKI_O_WRONLY|
+                          (first_in_file ? VKI_O_TRUNC : VKI_O_APPEND),
+                          VKI_S_IRUSR|VKI_S_IWUSR);
+
+   if (sr_isError(res)) {
+      VG_(message)(Vg_UserMsg, "Error: can not write folded stacks to %s\n",
+                   filename);
+      return 0;
+   }
+   out_fd = sr_Res(res);
+   if (!out_buf) out_buf = VG_(malloc)("cl.folded.out", OUT_BUF_SIZE);
+
+   link_tree(tree);
+   if (CLG_(clo).dump_folded == folded_text)
+      sum = write_text(root);
+   else
+      write_tree_part(root, first_in_file, part, tid, trigger, cmd);
+   out_flush();
+   VG_(close)(out_fd);
+   out_fd = -1;
+
+   for (i = 0; i < nodes_used; i++)
+      if (live[i] && CLG_(clo).dump_folded != folded_text)
+         sum += nodes[i]->cost[0];
+   return sum;
+}
+
+/* Resolve --folded-event after the event sets are known: every event of
+ * the dump (default), or those named, in the dump's order; for folded
+ * text, the first named. */
 void CLG_(folded_init)(void)
 {
-   if (!CLG_(clo).dump_folded) return;
+   HChar *all, *w, *save;
+   const HChar* list = CLG_(clo).folded_event;
+   Int i, n = 0;
 
-   if (CLG_(clo).folded_event == 0) {
-      CLG_(folded_offset) = CLG_(dumpmap)->entry[0].offset;
-      return;
+   if (!CLG_(clo).dump_folded) return;
+   if (list && VG_(strcmp)(list, "all") == 0) list = 0;
+
+   /* the dump map's names, one per entry */
+   all = CLG_(eventmapping_as_string)(CLG_(dumpmap));
+   kept_names = VG_(malloc)("cl.folded.kept", VG_(strlen)(all) + 1);
+   kept_names[0] = 0;
+
+   if (list) {
+      HChar* copy = VG_(strdup)("cl.folded.list", list);
+      Bool wanted[FOLDED_MAX_EVENTS * 4];
+      VG_(memset)(wanted, 0, sizeof(wanted));
+      for (w = VG_(strtok_r)(copy, ",", &save); w;
+           w = VG_(strtok_r)(0, ",", &save)) {
+         Int off = CLG_(eventmapping_offset)(CLG_(dumpmap), w);
+         if (off < 0) {
+            if (VG_(strcmp)(w, list) == 0)
+               VG_(fmsg)("--folded-event=%s: not a collected event; "
+                         "the events collected are: %s\n", list, all);
+            else
+               VG_(fmsg)("--folded-event=%s: %s is not a collected event; "
+                         "the events collected are: %s\n", list, w, all);
+            VG_(exit)(1);
+         }
+         for (i = 0; i < CLG_(dumpmap)->size; i++)
+            if (CLG_(dumpmap)->entry[i].offset == off) wanted[i] = True;
+         if (CLG_(clo).dump_folded == folded_text) {
+            /* text carries one event: the first named */
+            VG_(memset)(wanted, 0, sizeof(wanted));
+            for (i = 0; i < CLG_(dumpmap)->size; i++)
+               if (CLG_(dumpmap)->entry[i].offset == off) wanted[i] = True;
+            break;
+         }
+      }
+      for (i = 0, w = VG_(strtok_r)(all, " ", &save); w && i < CLG_(dumpmap)->size;
+           i++, w = VG_(strtok_r)(0, " ", &save)) {
+         if (!wanted[i]) continue;
+         CLG_(folded_offset)[n++] = CLG_(dumpmap)->entry[i].offset;
+         if (kept_names[0]) VG_(strcat)(kept_names, " ");
+         VG_(strcat)(kept_names, w);
+      }
+      VG_(free)(copy);
+   } else {
+      for (i = 0, w = VG_(strtok_r)(all, " ", &save); w && i < CLG_(dumpmap)->size;
+           i++, w = VG_(strtok_r)(0, " ", &save)) {
+         if (CLG_(clo).dump_folded == folded_text && n == 1) break;
+         if (n == FOLDED_MAX_EVENTS) {
+            VG_(fmsg)("--dump-folded: more than %d events collected; "
+                      "pick some with --folded-event\n", FOLDED_MAX_EVENTS);
+            VG_(exit)(1);
+         }
+         CLG_(folded_offset)[n++] = CLG_(dumpmap)->entry[i].offset;
+         if (kept_names[0]) VG_(strcat)(kept_names, " ");
+         VG_(strcat)(kept_names, w);
+      }
    }
-   CLG_(folded_offset) = CLG_(eventmapping_offset)(CLG_(dumpmap),
-                                            CLG_(clo).folded_event);
-   if (CLG_(folded_offset) < 0) {
-      HChar* names = CLG_(eventmapping_as_string)(CLG_(dumpmap));
-      VG_(fmsg)("--folded-event=%s: not a collected event; "
-                "the events collected are: %s\n",
-                CLG_(clo).folded_event, names);
-      VG_(exit)(1);
-   }
+   VG_(free)(all);
+   CLG_(folded_count) = n;
+   node_size = sizeof(folded_node) + n * sizeof(ULong);
+   node_size = (node_size + 7) & ~(SizeT)7;
 }
 
 /*--------------------------------------------------------------------*/

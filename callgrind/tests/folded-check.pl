@@ -64,29 +64,67 @@ $all_equal = 1;
 for my $pair (@pairs) {
     my ($folded, $out) = @$pair;
     my ($sum, $totals, $part, $thread, $outpid, %keep) = (0, undef, 0, 0);
-    open(my $f, '<', $folded) or die "$folded: $!\n";
-    while (<$f>) {
-        chomp;
-        my ($path, $count) = /^(.*) (\d+)$/ or die "$folded:$.: not a folded line\n";
-        $sum += $count;
+    my $equal;
+    my $keep_path = sub {
+        my ($path, $count) = @_;
         # callers of main and start_thread vary with libc
         $path =~ s/^.*?;(?=(main|start_thread)(;|$))//;
         my @frames = split /;/, $path;
-        next if grep { !/$re/ } @frames;
-        $keep{$path} += $count;
+        $keep{$path} += $count unless grep { !/$re/ } @frames;
+    };
+    my @outs = read_sections($out);
+    for my $o (@outs) {
+        $part = $o->{part};
+        $thread = $o->{thread};
+        $outpid = $o->{pid};
     }
-    open(my $o, '<', $out) or die "$out: $!\n";
-    my $index = 0;
-    while (<$o>) {
-        if (/^events:\s*(.*)$/ && defined $event) {
-            my @ev = split ' ', $1;
-            ($index) = grep { $ev[$_] eq $event } 0 .. $#ev;
+    if (is_tree($folded)) {
+        # the tree: every part, thread and event against callgrind.out's
+        my @trees = read_tree($folded);
+        my %by_key = map { ("$_->{part}/$_->{thread}" => $_) } @outs;
+        my @problems;
+        push @problems, scalar(@trees) . " parts, callgrind.out has " . scalar(@outs)
+            if @trees != @outs;
+        for my $t (@trees) {
+            my $o = $by_key{"$t->{part}/$t->{thread}"};
+            my $where = "part $t->{part}" . ($t->{thread} ? " thread $t->{thread}" : "");
+            if (!$o) { push @problems, "$where: not in callgrind.out"; next }
+            my @ev = @{$t->{events}};
+            my $index = 0;
+            if (defined $event) { ($index) = grep { $ev[$_] eq $event } 0 .. $#ev }
+            for my $i (0 .. $#ev) {
+                my ($j) = grep { $o->{events}[$_] eq $ev[$i] } 0 .. $#{$o->{events}};
+                my $want = defined $j ? ($o->{totals}[$j] // 0) : 'none';
+                my $got = $t->{sums}[$i] // 0;
+                my $written = $t->{totals}[$i] // 0;
+                push @problems, "$where $ev[$i]: sum $got, totals $want"
+                    unless $got eq $want;
+                push @problems, "$where $ev[$i]: sum $got, its own totals: $written"
+                    unless $got == $written;
+            }
+            for my $path (keys %{$t->{paths}}) {
+                my $c = $t->{paths}{$path}[$index] // 0;
+                $keep_path->($path, $c) if $c;
+            }
         }
-        # --combine-dumps=yes: one totals: per part, the twin has the sum
-        $totals = ($totals // 0) + (split)[1 + $index] if /^totals:/;
-        $part = $1 if /^part:\s*(\d+)/;
-        $thread = $1 if /^thread:\s*(\d+)/;
-        $outpid = $1 if /^pid:\s*(\d+)/;
+        $equal = !@problems;
+        $sum = join("; ", @problems);
+    } else {
+        open(my $f, '<', $folded) or die "$folded: $!\n";
+        while (<$f>) {
+            chomp;
+            my ($path, $count) = /^(.*) (\d+)$/ or die "$folded:$.: not a folded line\n";
+            $sum += $count;
+            $keep_path->($path, $count);
+        }
+        # --combine-dumps=yes: one totals: per part, the text has the sum
+        for my $o (@outs) {
+            my $index = 0;
+            ($index) = grep { $o->{events}[$_] eq $event } 0 .. $#{$o->{events}}
+                if defined $event;
+            $totals = ($totals // 0) + ($o->{totals}[$index] // 0) if $o->{totals};
+        }
+        $equal = defined $totals && $sum == $totals;
     }
     (my $name = $folded) =~ s/^.*\///;
     if ($pid) {
@@ -95,7 +133,6 @@ for my $pair (@pairs) {
         $name .= " (pid $outpid not in the name)" unless $n;
         $name .= " (pid $outpid not in $o)" unless $o =~ /(?<!\d)\Q$outpid\E(?!\d)/;
     }
-    my $equal = defined $totals && $sum == $totals;
     $all_equal &&= $equal;
     my $report = $equal ? "$name: sum equals totals\n"
                         : "$name: sum $sum, totals " . ($totals // 'none') . "\n";
@@ -112,6 +149,75 @@ for my $pair (@pairs) {
                            or $a->[2] cmp $b->[2]) } @reports
     if $twins;
 print map { $_->[3] } @reports;
+
+# Is <file> a folded tree (--dump-folded=yes)?
+sub is_tree {
+    my ($file) = @_;
+    open(my $f, '<', $file) or die "$file: $!\n";
+    my $first = <$f> // '';
+    return $first eq "# callgrind folded tree\n";
+}
+
+# The parts of a folded tree: part, thread, events, paths (path => costs,
+# names joined by ";" as folded text writes them), sums (of the node
+# costs) and totals (its totals: line) of each.
+sub read_tree {
+    my ($file) = @_;
+    my (@events, %name, @parts, $t, @stack);
+    open(my $f, '<', $file) or die "$file: $!\n";
+    while (<$f>) {
+        chomp;
+        next if /^#/ || /^$/;
+        if (/^(\d+) (\d+)((?: \d+)*)$/) {
+            my ($depth, $id, @costs) = ($1, $2, split ' ', $3);
+            die "$file:$.: node before any part\n" unless $t;
+            die "$file:$.: depth $depth after depth " . scalar(@stack) . "\n"
+                if $depth < 1 || $depth > @stack + 1;
+            die "$file:$.: fn id $id not defined\n" unless defined $name{$id};
+            splice @stack, $depth - 1;
+            push @stack, $name{$id} =~ s/;/:/gr;
+            my $path = join ';', @stack;
+            for my $i (0 .. $#costs) {
+                $t->{paths}{$path}[$i] += $costs[$i];
+                $t->{sums}[$i] += $costs[$i];
+            }
+        }
+        elsif (/^fn: (\d+) (.*)$/) { $name{$1} = $2 }
+        elsif (/^events:\s*(.*)$/) { @events = split ' ', $1 }
+        elsif (/^part:\s*(\d+)$/) {
+            $t = { part => $1, thread => 0, events => [@events], paths => {},
+                   sums => [(0) x @events] };
+            push @parts, $t;
+            @stack = ();
+        }
+        elsif (/^thread:\s*(\d+)$/) { $t->{thread} = $1 }
+        elsif (/^totals:\s*(.*)$/) { $t->{totals} = [split ' ', $1] }
+        elsif (!/^[a-z]+:/) { die "$file:$.: not a folded tree line\n" }
+    }
+    return @parts;
+}
+
+# The parts of a callgrind.out file: part, thread, pid, events, totals.
+sub read_sections {
+    my ($file) = @_;
+    my (@parts, $p, $pid, @events);
+    open(my $o, '<', $file) or die "$file: $!\n";
+    while (<$o>) {
+        $pid = $1 if /^pid:\s*(\d+)/;
+        if (/^part:\s*(\d+)/) {
+            $p = { part => $1, thread => 0, pid => $pid };
+            push @parts, $p;
+        }
+        if (/^events:\s*(.*)$/) {
+            # a file written by another tool may have no part: line
+            $p //= do { push @parts, { part => 1, thread => 0, pid => $pid }; $parts[-1] };
+            $p->{events} = [split ' ', $1];
+        }
+        $p->{thread} = $1 if /^thread:\s*(\d+)/;
+        $p->{totals} = [(split)[1 .. $#{$p->{events}} + 1]] if /^totals:/;
+    }
+    return @parts;
+}
 if (defined $min_parts) {
     print @pairs >= $min_parts ? "at least $min_parts parts\n"
                                : "only " . scalar(@pairs) . " parts\n";
