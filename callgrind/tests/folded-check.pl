@@ -25,13 +25,16 @@
 #               lines kept summed over all files (a sum not equal to its
 #               totals is still reported per file)
 #  --min-parts=K  whether there are at least K pairs
+#  --by-part    the lines kept of each part of a folded tree, after a line
+#               "part N [thread T] (TRIGGER)", instead of their sum
 use strict;
 use warnings;
 
-my ($event, $pid, $total, $min_parts, $twins, @pairs, @problems);
-while (@ARGV && $ARGV[0] =~ /^--(event|pid|total|min-parts)(?:=(.*))?$/) {
+my ($event, $pid, $total, $min_parts, $by_part, $twins, @pairs, @problems);
+while (@ARGV && $ARGV[0] =~ /^--(event|pid|total|min-parts|by-part)(?:=(.*))?$/) {
     shift;
     if ($1 eq 'event') { $event = $2 }
+    elsif ($1 eq 'by-part') { $by_part = 1 }
     elsif ($1 eq 'pid') { $pid = 1 }
     elsif ($1 eq 'total') { $total = 1 }
     else { $min_parts = $2 }
@@ -64,7 +67,7 @@ $all_equal = 1;
 for my $pair (@pairs) {
     my ($folded, $out) = @$pair;
     my ($sum, $totals, $part, $thread, $outpid, %keep) = (0, undef, 0, 0);
-    my $equal;
+    my ($equal, $part_lines) = (undef, '');
     my $keep_path = sub {
         my ($path, $count) = @_;
         # callers of main and start_thread vary with libc
@@ -106,6 +109,12 @@ for my $pair (@pairs) {
                 my $c = $t->{paths}{$path}[$index] // 0;
                 $keep_path->($path, $c) if $c;
             }
+            if ($by_part) {
+                $part_lines .= "events: @ev\n" unless $part_lines;
+                $part_lines .= "$where ($t->{trigger})\n";
+                $part_lines .= "  $_ $keep{$_}\n" for sort keys %keep;
+                %keep = ();
+            }
         }
         $equal = !@problems;
         $sum = join("; ", @problems);
@@ -142,6 +151,7 @@ for my $pair (@pairs) {
         next;
     }
     $report .= "  $_ $keep{$_}\n" for sort keys %keep;
+    $report .= $part_lines;
     push @reports, [$pid ? ($name, 0, 0) : ($part, $thread, $name), $report];
 }
 @reports = sort { $pid ? ($a->[0] cmp $b->[0] or $a->[3] cmp $b->[3])
@@ -191,6 +201,7 @@ sub read_tree {
             @stack = ();
         }
         elsif (/^thread:\s*(\d+)$/) { $t->{thread} = $1 }
+        elsif (/^desc: Trigger: (.*)$/) { $t->{trigger} = $1 }
         elsif (/^totals:\s*(.*)$/) { $t->{totals} = [split ' ', $1] }
         elsif (!/^[a-z]+:/) { die "$file:$.: not a folded tree line\n" }
     }
