@@ -1,4 +1,5 @@
-/* libFuzzer target: any bytes, read as callgrind profile or folded stacks.
+/* libFuzzer target: any bytes, read as callgrind profile, folded tree or
+ * folded stacks.
  * The first byte picks options so that every output path is exercised.
  * Besides crashes and sanitizer reports, it checks that a callgrind part
  * folds to exactly its cost (the library already refuses otherwise). */

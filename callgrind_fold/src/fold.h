@@ -32,7 +32,8 @@ struct fold_ctx {
     char estimate_reason[200]; /* the first thing that had to be guessed */
     bool part_matched;        /* some part passed the --part filter */
     uint64_t parts_read;
-    bool saw_folded;          /* some input was folded stacks */
+    bool saw_folded;          /* some input was folded stacks or a folded
+                                 tree: no call counts, no addresses */
     struct callarcs *arcs;    /* when set: callgrind call arcs are kept here */
     struct inline_ctx *inl;   /* --inline (inline.h): owned by main, else NULL */
 };

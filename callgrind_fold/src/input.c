@@ -2,6 +2,7 @@
 #include "inline.h"
 #include "linereader.h"
 #include "parse.h"
+#include "tree.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,6 +45,9 @@ static int fold_reader(struct linereader *r, struct fold_ctx *ctx, struct diag *
                      st == LR_TOO_LONG ? "line longer than 64 MiB" : strerror(r->read_errno));
             return -1;
         }
+        /* The folded tree says what it is on its first line. */
+        if (r->lineno == 1 && starts_with(line, len, TREE_MARKER))
+            return read_tree(r, line, len, ctx, d);
         if (starts_with(line, len, "# callgrind format"))
             marked = true;
         if (len == 0 || line[0] == '#' || is_blank_line(line, len))

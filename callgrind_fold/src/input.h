@@ -1,5 +1,6 @@
 /* One input: a file, standard input ("-") or a memory block, whose format
- * (callgrind profile or folded stacks) is recognised from its first lines. */
+ * (callgrind profile, folded tree or folded stacks) is recognised from its
+ * first lines. */
 #ifndef CF_INPUT_H
 #define CF_INPUT_H
 

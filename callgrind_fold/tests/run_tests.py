@@ -18,6 +18,8 @@ import shutil
 import subprocess
 import sys
 
+import folded_tree
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 WORK = os.path.join(HERE, "work")
@@ -119,6 +121,13 @@ def totals_of(paths, event, part=None):
     return total
 
 
+def dump_files(name):
+    """The files callgrind writes for output name: itself and with its
+    dump (.N) and thread (-NN) suffixes."""
+    return sorted(f for f in glob.glob(glob.escape(name) + "*")
+                  if re.fullmatch(re.escape(name) + r"(\.\d+)?(-\d+)?", f))
+
+
 def frames_of(stacks):
     return {f for s, _ in stacks for f in s}
 
@@ -143,20 +152,31 @@ def is_leaf(stacks, name):
 # ---- hand-written inputs ------------------------------------------------
 
 def test_cases(binary, tag):
-    """tests/cases/NAME.cg (+ NAME.args) must fold to NAME.expected; each
-    .expected file says in NAME.why how its numbers follow from the input."""
-    for path in sorted(glob.glob(os.path.join(HERE, "cases", "*.cg"))):
-        name = os.path.basename(path)[:-3]
-        args_file = path[:-3] + ".args"
-        args = open(args_file).read().split() if os.path.exists(args_file) else []
+    """tests/cases/NAME.cg or NAME.tree (+ NAME.args) must fold to
+    NAME.expected; each NAME.why says how its numbers follow from the
+    input. Variants of one input: NAME.VARIANT.args -> NAME.VARIANT.expected.
+    Exact inputs (the folded trees) must print nothing on stderr."""
+    inputs_found = glob.glob(os.path.join(HERE, "cases", "*.cg")) + \
+        glob.glob(os.path.join(HERE, "cases", "*.tree"))
+    for path in sorted(inputs_found):
+        base = os.path.splitext(path)[0]
+        name = os.path.basename(base)
         inputs = [path]
-        extra = path[:-3] + ".more"
+        extra = base + ".more"
         if os.path.exists(extra):
             inputs.append(extra)
-        rc, out, err = fold(binary, args + inputs)
-        want = open(path[:-3] + ".expected").read()
-        check("%scase/%s" % (tag, name), rc == 0 and out == want,
-              "rc %d, stderr %s, got %r" % (rc, err.strip(), out))
+        variants = [""] if os.path.exists(base + ".expected") else []
+        variants += sorted(os.path.basename(f)[len(name) + 1:-len(".expected")]
+                           for f in glob.glob(base + ".*.expected"))
+        for variant in variants:
+            stem = base + ("." + variant if variant else "")
+            args = open(stem + ".args").read().split() if os.path.exists(stem + ".args") else []
+            rc, out, err = fold(binary, args + inputs)
+            want = open(stem + ".expected").read()
+            quiet = not path.endswith(".tree") or err == ""
+            check("%scase/%s" % (tag, name + ("/" + variant if variant else "")),
+                  rc == 0 and out == want and quiet,
+                  "rc %d, stderr %s, got %r" % (rc, err.strip(), out))
 
 
 def test_malformed(binary, tag):
@@ -167,9 +187,11 @@ def test_malformed(binary, tag):
         if not line.strip() or line.startswith("#"):
             continue
         fname, lineno = line.split()[:2]
+        message = line.partition(" ~ ")[2].strip()
         path = os.path.join(mdir, fname)
         rc, out, err = fold(binary, [path])
         ok = rc == 2 and err.startswith("%s:%s: " % (path, lineno)) and out == ""
+        ok = ok and message in err and len(err.splitlines()) == 1
         check("%smalformed/%s" % (tag, fname), ok, "rc %d, stderr %r" % (rc, err[:200]))
 
     os.makedirs(WORK, exist_ok=True)
@@ -258,13 +280,15 @@ class Golden:
             self.bins[name] = exe
         return self.bins[name]
 
-    def profile(self, prog, opts, args=()):
-        """Run prog under callgrind with opts; returns the output files."""
+    def profile(self, prog, opts, args=(), clean=()):
+        """Run prog under callgrind with opts; returns the output files.
+        clean: names of other outputs (--folded-out-file's), whose files
+        of an earlier run are deleted first."""
         key = (prog, tuple(opts), tuple(args))
         if key not in self.runs:
             tag = re.sub(r"[^A-Za-z0-9]+", "_", prog + "_" + "_".join(opts) + "_".join(args))
             base = os.path.join(WORK, "cg_" + tag + ".out")
-            for old in glob.glob(base + "*"):
+            for old in glob.glob(base + "*") + [f for c in clean for f in dump_files(c)]:
                 os.unlink(old)
             p = run([self.valgrind, "--tool=callgrind", "--callgrind-out-file=" + base] +
                     list(opts) + [self.program(prog)] + list(args))
@@ -484,24 +508,24 @@ def test_golden(g, binary, tag, results):
           rc == 0 and rc1 == 0 and parse_folded(out) == [(s, 2 * c) for s, c in default_out]
           and err == "", err)
 
-    # 10. callgrind --dump-folded=yes (our patched callgrind) when available:
-    # callgrind_fold passes it through.
-    probe = run([g.valgrind, "--tool=callgrind", "--dump-folded=yes",
-                 "--folded-out-file=" + os.path.join(WORK, "probe.folded"),
-                 "--callgrind-out-file=" + os.path.join(WORK, "probe.out"), "/bin/true"])
-    if probe.returncode != 0:
-        report("SKIP", tag + "golden/calls/dump-folded-passthrough",
-               "this valgrind has no --dump-folded")
-    else:
-        folded = os.path.join(WORK, "calls.folded")
-        files = g.profile("calls", ["--folded-out-file=" + folded])
-        rc, out, err = fold(binary, [folded])
-        with open(folded) as f:
-            written = parse_folded(f.read())
-        total = sum(c for _, c in written)
-        check(tag + "golden/calls/dump-folded-passthrough",
-              rc == 0 and well_formed(out) is None and "estimated" not in err
-              and parse_folded(out) == written and total == totals_of(files, "Ir"), err)
+    # 10. callgrind --dump-folded (our patched callgrind) when available:
+    # "yes" writes the folded tree, exact stacks of every event; "text"
+    # (or "yes" of older builds) folded stacks, passed through.
+    for mode in ("yes", "text"):
+        name = "golden/calls/dump-folded=" + mode
+        probe = run([g.valgrind, "--tool=callgrind", "--dump-folded=" + mode,
+                     "--folded-out-file=" + os.path.join(WORK, "probe.folded"),
+                     "--callgrind-out-file=" + os.path.join(WORK, "probe.out"), "/bin/true"])
+        if probe.returncode != 0:
+            report("SKIP", tag + name, "this valgrind has no --dump-folded=" + mode)
+            continue
+        folded = os.path.join(WORK, "calls.folded." + mode)
+        files = g.profile("calls", ["--dump-folded=" + mode, "--folded-out-file=" + folded],
+                          clean=[folded])
+        check_dump_folded(binary, tag + name, files, folded)
+        with open(folded, "rb") as f:
+            if mode == "yes" and f.readline() == (folded_tree.MARKER + "\n").encode():
+                golden_trees(g, binary, tag)
 
     # 11. Self cost per function agrees with callgrind_annotate.
     annotate = os.environ.get("CALLGRIND_ANNOTATE", "callgrind_annotate")
@@ -528,6 +552,85 @@ def test_golden(g, binary, tag, results):
         else:
             check(tag + "golden/calls/self-cost-matches-callgrind_annotate", mine == them,
                   "ours %s theirs %s" % (mine, them))
+
+
+def check_dump_folded(binary, name, files, folded):
+    """What callgrind --dump-folded wrote next to the callgrind.out files:
+    a folded tree must fold to exact stacks of calls.c, for every event
+    summing to the callgrind.out's totals; folded stacks are passed
+    through unchanged."""
+    rc, out, err = fold(binary, [folded])
+    with open(folded, "rb") as f:
+        written = f.read().decode("utf-8", "replace")
+    if not written.startswith(folded_tree.MARKER + "\n"):
+        total = sum(c for _, c in parse_folded(written))
+        check(name + "/passthrough",
+              rc == 0 and well_formed(out) is None and "estimated" not in err
+              and parse_folded(out) == parse_folded(written)
+              and total == totals_of(files, "Ir"), err)
+        return
+    stacks = parse_folded(out) if rc == 0 and well_formed(out) is None else []
+    problems = calls_facts(stacks, exact=True) if stacks else ["rc %d %s" % (rc, err)]
+    check(name + "/tree-exact-stacks", not problems and err == "", "; ".join(problems))
+    header = re.search(r"^events:\s*(.*)$", written, re.M)
+    for event in header.group(1).split() if header else ["(none)"]:
+        rc, out, err = fold(binary, ["--event=" + event, folded])
+        ref, total = folded_tree.fold(written, event)
+        got = sum(c for _, c in parse_folded(out)) if rc == 0 else -1
+        try:
+            want = totals_of(files, event)
+        except ValueError:  # not an event of the callgrind.out files
+            want = -1
+        check(name + "/tree-event=%s-sums-to-totals" % event,
+              rc == 0 and out == folded_tree.folded_lines(ref) and got == total == want,
+              "rc %d, folded %d, tree totals %d, callgrind.out %d %s"
+              % (rc, got, total, want, err))
+
+
+def golden_trees(g, binary, tag):
+    """Folded trees of real runs with several parts, events and threads:
+    every --part and --event folds as the reference reader does and sums
+    to the callgrind.out's totals of that part and event."""
+    tree = os.path.join(WORK, "calls.tree.dumps")
+    files = g.profile("calls", ["--dump-folded=yes", "--cache-sim=yes", "--combine-dumps=yes",
+                                "--folded-out-file=" + tree], ["dump"], clean=[tree])
+    text = open(tree).read()
+    events = re.search(r"^events:\s*(.*)$", text, re.M).group(1).split()
+    bad = []
+    for part in (None, 1, 2):
+        for event in events:
+            args = ["--event=" + event] + (["--part=%d" % part] if part else [])
+            rc, out, err = fold(binary, args + [tree])
+            ref, total = folded_tree.fold(text, event, part)
+            got = sum(c for _, c in parse_folded(out)) if rc == 0 else -1
+            if rc or err or out != folded_tree.folded_lines(ref) or \
+                    not got == total == totals_of(files, event, part):
+                bad.append("%s: rc %d, sum %d, tree %d, callgrind.out %d %s" % (
+                    args, rc, got, total, totals_of(files, event, part), err.strip()))
+    check(tag + "golden/tree/cache-sim-two-dumps-every-part-and-event",
+          len(events) > 1 and not bad, "; ".join(bad[:3]))
+    rc, out, err = fold(binary, ["--part=2", tree])
+    p2 = parse_folded(out) if rc == 0 else []
+    check(tag + "golden/tree/part-2-is-phase_b",
+          any("phase_b" in s for s, _ in p2) and not any("phase_a" in s for s, _ in p2), err)
+
+    # --separate-threads=yes: a file per thread, as callgrind.out; and
+    # combined, one file with a section per thread under one part number.
+    for vname, opts in (("separate-threads", []), ("separate-threads-combined",
+                                                   ["--combine-dumps=yes"])):
+        base = os.path.join(WORK, "threads.tree." + vname)
+        files = g.profile("threads", ["--dump-folded=yes", "--separate-threads=yes",
+                                      "--folded-out-file=" + base] + opts, clean=[base])
+        trees = [f for f in dump_files(base) if os.path.getsize(f) > 0]
+        rc, out, err = fold(binary, ["--part=1"] + trees)
+        stacks = parse_folded(out) if rc == 0 else []
+        ok = (any("worker" in s for s, _ in stacks) and
+              not any("worker" in s and "main" in s for s, _ in stacks) and
+              follows(stacks, "main_work", {"main"}) and is_leaf(stacks, "spin"))
+        check(tag + "golden/tree/%s/facts-and-totals" % vname,
+              ok and err == "" and sum(c for _, c in stacks) == totals_of(files, "Ir") and
+              (len(trees) > 1 or open(trees[0]).read().count("\nthread: ") > 1),
+              "rc %d, %d tree file(s) %s" % (rc, len(trees), err))
 
 
 def test_fuzz(seconds):
@@ -586,6 +689,11 @@ def main():
     import test_render
     for binary, tag in binaries:
         test_render.run_all(binary, tag, report, check, browser=not tag)
+
+    # The folded tree of callgrind --dump-folded=yes: tests/tree_tests.py
+    import tree_tests
+    for binary, tag in binaries:
+        tree_tests.run_all(binary, tag, report, check)
 
     if not a.no_golden:
         valgrind = shutil.which(os.environ.get("VALGRIND", "valgrind") or "valgrind")

@@ -280,6 +280,41 @@ static void test_readers(void)
     check_reject("reject-garbage", "events: Ir\nfn=a\n\x01\x02 zz\n", 3);
 }
 
+/* The folded tree (docs/folded-tree.md): node lines hang under the last
+ * node one depth up; every check the format asks for. */
+#define TREE_HEAD "# callgrind folded tree\nversion: 1\nevents: Ir Dr\n"
+static void test_tree_reader(void)
+{
+    check_fold("tree-spec-example",
+               TREE_HEAD "part: 1\nfn: 1 main\nfn: 2 parse\nfn: 3 lex\n"
+               "1 1 10 2\n2 2 300 40\n3 3 5000 900\n2 3 7\ntotals: 5317 942\n"
+               "part: 2\nthread: 2\n1 1 4\ntotals: 4\n",
+               NULL, "main 14\nmain;lex 7\nmain;parse 300\nmain;parse;lex 5000\n");
+    check_fold("tree-second-event",
+               TREE_HEAD "part: 1\nfn: 1 main\nfn: 2 f\n1 1 10 2\n2 2 3\n2 1 0 5\n"
+               "totals: 13 7\n",
+               "Dr", "main 2\nmain;main 5\n");
+    /* A node at depth 1 starts a new root: the path before is dropped. */
+    check_fold("tree-back-to-root",
+               TREE_HEAD "part: 1\nfn: 1 a\nfn: 2 b\n1 1\n2 2\n3 1\n4 2 1\n1 2 2\n"
+               "totals: 3\n",
+               NULL, "a;b;a;b 1\nb 2\n");
+    /* Names as for callgrind.out: ';' escaped, clone suffix folded. */
+    check_fold("tree-names",
+               TREE_HEAD "# comment\n\npart: 1\nfn: 1 (below main)\nfn: 2 a;b'2\n"
+               "1 1\n2 2 4\ntotals: 4 0\n",
+               NULL, "(below main);a:b 4\n");
+    check_reject("tree-reject-depth-jump",
+                 TREE_HEAD "part: 1\nfn: 1 a\n1 1 1\n3 1 1\ntotals: 2\n", 7);
+    check_reject("tree-reject-undefined-id",
+                 TREE_HEAD "part: 1\nfn: 1 a\n1 2 1\ntotals: 1\n", 6);
+    check_reject("tree-reject-totals", TREE_HEAD "part: 1\nfn: 1 a\n1 1 1 1\ntotals: 1 2\n",
+                 7);
+    check_reject("tree-reject-no-totals", TREE_HEAD "part: 1\nfn: 1 a\n1 1 1\n", 6);
+    check_reject("tree-reject-before-part", TREE_HEAD "fn: 1 a\n1 1 1\n", 5);
+    check_reject("tree-reject-marker-junk", "# callgrind folded tree!\n", 1);
+}
+
 int main(void)
 {
     test_apportion();
@@ -287,5 +322,6 @@ int main(void)
     test_events();
     test_stacks_sorted();
     test_readers();
+    test_tree_reader();
     return failures ? 1 : 0;
 }
