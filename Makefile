@@ -55,13 +55,13 @@ stock: deps
 	 scripts/build-valgrind.sh $(STOCK_TREE) $(STOCK_PREFIX)
 
 check: deps-check all stock
-	@scripts/check.sh
+	@PREFIX=$(PREFIX) BUILD=$(BUILD) scripts/check.sh
 
 demo: all
 	@scripts/demo.sh $(PREFIX)
 
 bench: deps-check all stock
-	@bench/run.sh
+	@PREFIX=$(PREFIX) BUILD=$(BUILD) bench/run.sh
 
 patches:
 	@scripts/export-patches.sh $(TREE)

@@ -21,8 +21,9 @@
 #                        (extended regex); e.g. BENCH_ONLY='^python/'
 #   BENCH_FOLD=auto      auto: run bench/fold.sh if the converter is
 #                        installed; no: never
-#   BENCH_PATCHED=DIR    patched install   (default: <repo>/dist)
-#   BENCH_STOCK=DIR      stock install     (default: <repo>/build/stock-dist)
+#   BENCH_PATCHED=DIR    patched install   (default: $PREFIX, else <repo>/dist)
+#   BENCH_STOCK=DIR      stock install     (default: $BUILD/stock-dist, BUILD
+#                        defaulting to <repo>/build)
 #   BENCH_PYTHON=EXE     interpreter for the python workload (default: the
 #                        real executable behind `python3`)
 #   BENCH_WORK=DIR       scratch directory (default: bench/work)
@@ -31,8 +32,8 @@ export LC_ALL=C
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$BENCH")
-PATCHED=${BENCH_PATCHED:-$ROOT/dist}
-STOCK=${BENCH_STOCK:-$ROOT/build/stock-dist}
+PATCHED=${BENCH_PATCHED:-${PREFIX:-$ROOT/dist}}
+STOCK=${BENCH_STOCK:-${BUILD:-$ROOT/build}/stock-dist}
 WORK=${BENCH_WORK:-$BENCH/work}
 RUNS=${BENCH_RUNS:-5}
 WARMUP=${BENCH_WARMUP:-1}

@@ -597,6 +597,11 @@ static void write_tree_part(folded_node* root, Bool first_in_file, Int part,
    out_str("desc: Trigger: ");
    out_name(trigger ? trigger : "Program termination");
    out_put("\n", 1);
+   for (k = 0; k < CLG_(desc_count)(); k++) {
+      out_str("desc: ");
+      out_name(CLG_(desc)(k));
+      out_put("\n", 1);
+   }
 
    VG_(memset)(totals, 0, sizeof(totals));
    write_tree(root, totals);

@@ -37,11 +37,50 @@
 typedef struct {
    HChar* pattern;
    Bool   full_path;
+   Bool   at_run_time;   /* added by CALLGRIND_ADD_OBJ_SKIP */
 } obj_pattern;
 
 static obj_pattern* patterns = 0;
 static Int patterns_used = 0;
 static Int patterns_size = 0;
+
+/* Every pattern string given, as given: adding one again is a lookup in
+ * this open hash (harnesses may add the same path for every benchmark). */
+static HChar** given = 0;
+static UInt given_size = 0, given_used = 0;
+
+static UInt string_hash(const HChar* s)
+{
+   UInt h = 2166136261u;
+   while (*s) h = (h ^ (UChar)*s++) * 16777619u;
+   return h;
+}
+
+/* Was <s> given before?  If not, remember it. */
+static Bool seen_before(const HChar* s)
+{
+   UInt i;
+
+   if (2 * (given_used + 1) > given_size) {
+      HChar** old = given;
+      UInt old_size = given_size, j;
+      given_size = given_size ? 2 * given_size : 64;
+      given = VG_(calloc)("cl.objskip.given", given_size, sizeof(HChar*));
+      for (j = 0; j < old_size; j++) {
+         if (!old[j]) continue;
+         for (i = string_hash(old[j]) & (given_size - 1); given[i];
+              i = (i + 1) & (given_size - 1)) ;
+         given[i] = old[j];
+      }
+      if (old) VG_(free)(old);
+   }
+   for (i = string_hash(s) & (given_size - 1); given[i];
+        i = (i + 1) & (given_size - 1))
+      if (VG_(strcmp)(given[i], s) == 0) return True;
+   given[i] = VG_(strdup)("cl.objskip.given", s);
+   given_used++;
+   return False;
+}
 
 static Bool has_wildcard(const HChar* s)
 {
@@ -144,14 +183,15 @@ static Bool pattern_matches(const obj_pattern* p, const obj_node* obj)
    return VG_(string_match)(p->pattern, name);
 }
 
-/* Does <obj> match any pattern?  Called once per object, when it is first
- * seen, and again for every object when a pattern is added at run time. */
-Bool CLG_(obj_is_skipped)(obj_node* obj)
+/* Does <obj> match any pattern from the <first>?  Called once per object
+ * with all patterns, when it is first seen, and for every object with
+ * the new pattern when one is added at run time. */
+Bool CLG_(obj_is_skipped)(obj_node* obj, Int first)
 {
    Int i;
    Bool skipped = False;
 
-   for (i = 0; i < patterns_used; i++) {
+   for (i = first; i < patterns_used; i++) {
       if (!pattern_matches(&patterns[i], obj)) continue;
       if (VG_(clo_verbosity) > 1)
          VG_(message)(Vg_DebugMsg, "obj-skip: pattern '%s' matches %s\n",
@@ -161,10 +201,33 @@ Bool CLG_(obj_is_skipped)(obj_node* obj)
    return skipped;
 }
 
-/* Add a pattern; returns False for an empty one. */
-Bool CLG_(add_obj_skip)(const HChar* pattern)
+Int CLG_(obj_skip_count)(void)
+{
+   return patterns_used;
+}
+
+/* The patterns added at run time, for an exec'd child (harness.c). */
+Int CLG_(runtime_obj_skip_count)(void)
+{
+   Int i, n = 0;
+   for (i = 0; i < patterns_used; i++) n += patterns[i].at_run_time;
+   return n;
+}
+
+const HChar* CLG_(runtime_obj_skip)(Int k)
+{
+   Int i;
+   for (i = 0; i < patterns_used; i++)
+      if (patterns[i].at_run_time && k-- == 0) return patterns[i].pattern;
+   return 0;
+}
+
+/* Add a pattern (<at_run_time>: by CALLGRIND_ADD_OBJ_SKIP); returns False
+ * for an empty one.  A pattern given before is not added again. */
+Bool CLG_(add_obj_skip)(const HChar* pattern, Bool at_run_time)
 {
    if (pattern == 0 || pattern[0] == 0) return False;
+   if (seen_before(pattern)) return True;
 
    if (patterns_used == patterns_size) {
       patterns_size = patterns_size ? 2 * patterns_size : 4;
@@ -174,6 +237,7 @@ Bool CLG_(add_obj_skip)(const HChar* pattern)
    patterns[patterns_used].pattern = canonical_pattern(pattern);
    patterns[patterns_used].full_path =
       VG_(strchr)(patterns[patterns_used].pattern, '/') != 0;
+   patterns[patterns_used].at_run_time = at_run_time;
    patterns_used++;
    return True;
 }

@@ -22,13 +22,15 @@ demos="calls:calls 300
 loops:loops 64"
 
 echo "$demos" | while IFS=: read -r name cmd; do
-    # callgrind.out and its exact folded twin (--dump-folded)
+    # callgrind.out and its exact twin, the folded tree (--dump-folded)
     "$vg" --tool=callgrind --callgrind-out-file="$out/$name.callgrind.out" \
-        --dump-folded=yes --folded-out-file="$out/$name.folded" \
+        --dump-folded=yes --folded-out-file="$out/$name.tree" \
         $bin/$cmd > "$out/$name.stdout" 2> "$out/$name.valgrind.log"
     echo "demo: $out/$name.callgrind.out"
-    echo "demo: $out/$name.folded (exact, from callgrind --dump-folded=yes)"
+    echo "demo: $out/$name.tree (exact folded tree, from callgrind --dump-folded=yes)"
     if [ -x "$fold" ]; then
+        "$fold" "$out/$name.tree" > "$out/$name.folded"
+        echo "demo: $out/$name.folded (exact folded stacks: callgrind_fold of the tree)"
         # the same, estimated from callgrind.out alone
         "$fold" "$out/$name.callgrind.out" > "$out/$name.estimated.folded" 2>> "$out/$name.valgrind.log"
         echo "demo: $out/$name.estimated.folded (estimated by callgrind_fold from callgrind.out)"

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Invariants of --dump-folded, checked on real runs:
 
-1. the folded counts sum exactly to the totals: of the callgrind.out twin
-   for the folded event;
+1. the folded counts (callgrind_fold's text of the folded tree, or
+   callgrind's own text with --dump-folded=text among the options) sum
+   exactly to the totals: of the callgrind.out twin for the event;
 2. the inclusive cost of every non-recursive function computed from the
    folded file equals callgrind_annotate --inclusive=yes's.
 
@@ -54,10 +55,10 @@ def main(argv):
     valgrind, name = argv[0], argv[1]
     sep = argv.index("--")
     vgopts, prog = argv[2:sep], argv[sep + 1:]
-    event = None
+    event, text = None, "--dump-folded=text" in vgopts
     for o in vgopts:
         if o.startswith("--folded-event="):
-            event = o.split("=", 1)[1]
+            event = o.split("=", 1)[1].split(",")[0]
     annotate = os.path.join(os.path.dirname(valgrind), "callgrind_annotate")
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
@@ -66,6 +67,13 @@ def main(argv):
         subprocess.run([valgrind, "--tool=callgrind", "--callgrind-out-file=" + out,
                         "--dump-folded=yes", "--folded-out-file=" + folded] + vgopts + prog,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        if not text:
+            tree = folded + ".tree"
+            os.rename(folded, tree)
+            fold = os.path.join(os.path.dirname(valgrind), "callgrind_fold")
+            with open(folded, "w") as f:
+                subprocess.run([fold] + (["--event=" + event] if event else []) + [tree],
+                               stdout=f, check=True)
         lines = list(folded_lines(folded))
         total = sum(c for _, c in lines)
         expect = totals(out, event)
