@@ -25,15 +25,18 @@
 #               lines kept summed over all files (a sum not equal to its
 #               totals is still reported per file)
 #  --min-parts=K  whether there are at least K pairs
+#  --addr       frames named by address (0x...) are written 0x? and kept
+#               if REGEX matches 0x? (but not as the root of a path)
 #  --by-part    the lines kept of each part of a folded tree, after a line
 #               "part N [thread T] (TRIGGER)", instead of their sum
 use strict;
 use warnings;
 
-my ($event, $pid, $total, $min_parts, $by_part, $twins, @pairs, @problems);
-while (@ARGV && $ARGV[0] =~ /^--(event|pid|total|min-parts|by-part)(?:=(.*))?$/) {
+my ($event, $pid, $total, $min_parts, $by_part, $addr, $twins, @pairs, @problems);
+while (@ARGV && $ARGV[0] =~ /^--(event|pid|total|min-parts|by-part|addr)(?:=(.*))?$/) {
     shift;
     if ($1 eq 'event') { $event = $2 }
+    elsif ($1 eq 'addr') { $addr = 1 }
     elsif ($1 eq 'by-part') { $by_part = 1 }
     elsif ($1 eq 'pid') { $pid = 1 }
     elsif ($1 eq 'total') { $total = 1 }
@@ -72,6 +75,8 @@ for my $pair (@pairs) {
         my ($path, $count) = @_;
         # callers of main and start_thread vary with libc
         $path =~ s/^.*?;(?=(main|start_thread)(;|$))//;
+        $path =~ s/\b0x[0-9a-f]+\b/0x?/g if $addr;
+        return if $addr && $path =~ /^0x\?/;   # the loader's entry, by libc
         my @frames = split /;/, $path;
         $keep{$path} += $count unless grep { !/$re/ } @frames;
     };
