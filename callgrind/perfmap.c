@@ -38,7 +38,9 @@
  * its address is not in an entry known yet, and then only what was
  * appended since the last read.  Entries are kept disjoint in an ordered
  * map: a later entry overlapping earlier ones replaces them (JITs reuse
- * addresses).  A name is taken when a block is first seen. */
+ * addresses).  A name is taken when a block is first seen; after code
+ * in anonymous memory was discarded (replaced), the map is read for
+ * appended entries before the next name is taken. */
 
 #include "global.h"
 
@@ -64,6 +66,7 @@ static ULong   ino = 0;
 static Off64T  offset = 0;       /* read up to here */
 static Bool    ignored = False;  /* not ours: warned, never read */
 static Bool    warned_malformed = False;
+static Bool    code_replaced = False; /* the map may name it anew */
 static ULong   line_no = 0;
 static obj_node* map_obj = 0;
 
@@ -330,6 +333,14 @@ static map_entry* entry_at(Addr a)
    return 0;
 }
 
+/* Translations of code in anonymous memory were discarded: when JIT code
+ * is replaced at an address, the entry naming the new code is appended
+ * to the map, and an entry known for the address would be out of date. */
+void CLG_(perfmap_code_discarded)(void)
+{
+   code_replaced = True;
+}
+
 /* The perf map's name for code at <a> (which has no ELF symbol): the
  * name, the start of its entry and the object standing for the map; or
  * False if the map does not name it. */
@@ -340,8 +351,9 @@ Bool CLG_(perfmap_name)(Addr a, const HChar** name, Addr* start,
 
    if (VG_(strcmp)(CLG_(clo).perf_map, "no") == 0) return False;
    e = entry_at(a);
-   if (!e || path_pid != VG_(getpid)()) {
+   if (!e || code_replaced || path_pid != VG_(getpid)()) {
       read_map();
+      code_replaced = False;
       e = entry_at(a);
    }
    if (!e) return False;

@@ -14,6 +14,8 @@
      replace    after a first run the map is truncated and rewritten: the
                 code, copied to new addresses, is named jit_loop2 and
                 jit_driver2
+     reuse      after a first run, other code is written over jit_loop at
+                its address and named jit_loop_v2 by an appended entry
      fifo       MAP is a FIFO (no map): the code has no names
      dir        MAP is a directory (no map)
      foreign    the map belongs to another user (uid 65534)
@@ -38,6 +40,17 @@ static const unsigned char loop_code[] = {
 };
 
 /* with a frame pointer, as V8's code has: stacks unwind through it */
+/* the same loop, one instruction longer */
+static const unsigned char loop_v2_code[] = {
+   0x90,                   /* nop */
+   0x89, 0xf9,             /* mov ecx, edi */
+   0x31, 0xc0,             /* xor eax, eax */
+   0x01, 0xc8,             /* L: add eax, ecx */
+   0xff, 0xc9,             /* dec ecx */
+   0x75, 0xfa,             /* jnz L */
+   0xc3                    /* ret */
+};
+
 static const unsigned char driver_code[] = {
    0x55,                   /* push rbp */
    0x48, 0x89, 0xe5,       /* mov rbp, rsp */
@@ -150,8 +163,18 @@ int main(int argc, char** argv)
       sink += native_caller((driver_fn)driver2, (loop_fn)loop2, 500);
    }
 
+   if (strcmp(mode, "reuse") == 0) {
+      /* JITs reuse addresses: new code where jit_loop was */
+      place(mem, 0x40, loop_v2_code, sizeof loop_v2_code);
+      f = fopen(path, "a");
+      if (!f) return 1;
+      write_entry(f, loop, sizeof loop_v2_code, "jit_loop_v2");
+      fclose(f);
+      sink += native_caller((driver_fn)driver, (loop_fn)loop, 500);
+   }
+
    if (strcmp(mode, "fifo") == 0 || strcmp(mode, "delete") == 0 ||
-       strcmp(mode, "midstack") == 0 ||
+       strcmp(mode, "midstack") == 0 || strcmp(mode, "reuse") == 0 ||
        strcmp(mode, "foreign") == 0 || strcmp(mode, "hostile") == 0 ||
        strcmp(mode, "replace") == 0)
       unlink(path);
