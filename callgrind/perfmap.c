@@ -52,8 +52,35 @@
 typedef struct {
    Addr   start;
    SizeT  size;
-   HChar* name;
+   HChar  name[0];
 } map_entry;
+
+/* Entries, with their names, are carved from big blocks: a map can have
+ * a million lines, and one allocation each would double the memory they
+ * take.  An entry replaced by a later one is not reused. */
+#define ENTRY_BLOCK (1 << 20)
+static UChar* entry_block = 0;
+static SizeT entry_block_left = 0;
+
+static map_entry* new_entry(Addr start, SizeT size, const HChar* name)
+{
+   SizeT len = VG_(strlen)(name);
+   SizeT need = (sizeof(map_entry) + len + 1 + 7) & ~(SizeT)7;
+   map_entry* e;
+
+   if (need > entry_block_left) {
+      SizeT block = need > ENTRY_BLOCK ? need : ENTRY_BLOCK;
+      entry_block = VG_(malloc)("cl.perfmap.entries", block);
+      entry_block_left = block;
+   }
+   e = (map_entry*)entry_block;
+   entry_block += need;
+   entry_block_left -= need;
+   e->start = start;
+   e->size = size;
+   VG_(memcpy)(e->name, name, len + 1);
+   return e;
+}
 
 /* the longest line read; a longer one is skipped */
 #define MAX_LINE (1 << 20)
@@ -157,8 +184,6 @@ static void make_room(Addr start, Addr end)
       e = (map_entry*)v;
       if (e->start >= end) return;
       VG_(delFromFM)(entries, 0, 0, e->start);
-      VG_(free)(e->name);
-      VG_(free)(e);
    }
 }
 
@@ -211,10 +236,7 @@ static void add_line(HChar* line, SizeT len)
    p++;
    if (size == 0 || start + size < start) return;   /* names no code */
    make_room(start, start + size);
-   e = VG_(malloc)("cl.perfmap.entry", sizeof(map_entry));
-   e->start = start;
-   e->size = size;
-   e->name = VG_(strdup)("cl.perfmap.name", p);
+   e = new_entry(start, size, p);
    VG_(addToFM)(entries, start, (UWord)e);
 }
 

@@ -16,6 +16,7 @@
                 jit_driver2
      reuse      after a first run, other code is written over jit_loop at
                 its address and named jit_loop_v2 by an appended entry
+     big        the map has 1,000,000 other entries before the real ones
      fifo       MAP is a FIFO (no map): the code has no names
      dir        MAP is a directory (no map)
      foreign    the map belongs to another user (uid 65534)
@@ -140,6 +141,11 @@ int main(int argc, char** argv)
          write_entry(f, loop, sizeof loop_code, "jit_loop");
          write_entry(f, mem + 0x1000, 0, "no_size");
       } else {
+         if (strcmp(mode, "big") == 0) {
+            unsigned long i;
+            for (i = 0; i < 1000000; i++)
+               fprintf(f, "%lx 20 other_function_%lu\n", 0x100000000000ul + 0x20 * i, i);
+         }
          write_entry(f, loop, sizeof loop_code, "jit_loop");
          write_entry(f, driver, sizeof driver_code, "jit_driver");
       }
@@ -175,6 +181,7 @@ int main(int argc, char** argv)
 
    if (strcmp(mode, "fifo") == 0 || strcmp(mode, "delete") == 0 ||
        strcmp(mode, "midstack") == 0 || strcmp(mode, "reuse") == 0 ||
+       strcmp(mode, "big") == 0 ||
        strcmp(mode, "foreign") == 0 || strcmp(mode, "hostile") == 0 ||
        strcmp(mode, "replace") == 0)
       unlink(path);
