@@ -3,8 +3,8 @@
  * The first byte picks options so that every output path is exercised.
  * Besides crashes and sanitizer reports, it checks that a callgrind part
  * folds to exactly its cost (the library already refuses otherwise). */
-#include "fold.h"
-#include "input.h"
+#include "stacks/stacks.h"
+#include "read/read.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -9,9 +9,9 @@
  * walk it: each DIE's scope attributes, range lists and names, children
  * and siblings. Besides crashes and sanitizer reports, a walk must make
  * progress: a next offset is always past the DIE it follows. */
-#include "aranges.h"
-#include "dieread.h"
-#include "util.h"
+#include "inline/aranges.h"
+#include "inline/dieread.h"
+#include "util/util.h"
 
 #include <elf.h>
 #include <gelf.h>

@@ -1,12 +1,11 @@
 /* callgrind_fold: folded stacks (for flame graphs) from callgrind profiles.
  * This file is only the command line; see README.md for the method. */
-#include "fold.h"
-#include "dwarfimage.h"
-#include "inline.h"
-#include "input.h"
-#include "util.h"
-#include "callarcs.h"    /* pictures (issue 7) */
-#include "render_cli.h"
+#include "inline/inline.h"
+#include "read/read.h"
+#include "stacks/stacks.h"
+#include "util/util.h"
+#include "write/write.h"
+#include "write/render_cli.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,12 +1,10 @@
 /* Unit tests: apportionment arithmetic, frame names, events, the stack
  * table and the readers on small in-memory inputs. Prints one
  * PASS:/FAIL: line per test; exits 1 if any failed. */
-#include "apportion.h"
-#include "events.h"
-#include "fold.h"
-#include "frames.h"
-#include "input.h"
-#include "stacks.h"
+#include "read/events.h"
+#include "read/read.h"
+#include "stacks/apportion.h"
+#include "stacks/stacks.h"
 
 #include <stdio.h>
 #include <stdlib.h>

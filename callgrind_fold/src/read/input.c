@@ -1,0 +1,101 @@
+#include "read.h"
+#include "inline/inline.h"
+#include "linereader.h"
+#include "parse.h"
+#include "tree.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool starts_with(const char *s, size_t len, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+static bool is_blank_line(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (s[i] != ' ' && s[i] != '\t')
+            return false;
+    return true;
+}
+
+static int fold_reader(struct linereader *r, struct fold_ctx *ctx, struct diag *d)
+{
+    bool marked = false; /* "# callgrind format" */
+    for (;;) {
+        const char *line;
+        size_t len;
+        enum lr_status st = lr_next(r, &line, &len);
+        if (st == LR_EOF) {
+            d->line = r->lineno ? r->lineno : 1;
+            snprintf(d->msg, sizeof d->msg, "%s",
+                     marked ? "no profile data after \"# callgrind format\""
+                            : "empty input: neither a callgrind profile nor folded stacks");
+            return INPUT_EMPTY;
+        }
+        if (st != LR_LINE) {
+            d->line = r->lineno + 1;
+            snprintf(d->msg, sizeof d->msg, "%s",
+                     st == LR_TOO_LONG ? "line longer than 64 MiB" : strerror(r->read_errno));
+            return -1;
+        }
+        /* The folded tree says what it is on its first line. */
+        if (r->lineno == 1 && starts_with(line, len, TREE_MARKER))
+            return read_tree(r, line, len, ctx, d);
+        if (starts_with(line, len, "# callgrind format"))
+            marked = true;
+        if (len == 0 || line[0] == '#' || is_blank_line(line, len))
+            continue;
+        /* Folded stacks are lines of "frames count"; anything that can
+         * only be callgrind, or follows its marker, is read as callgrind,
+         * whose reader then reports what is wrong precisely. */
+        if (marked || is_callgrind_line(line, len))
+            return read_callgrind(r, line, len, ctx, d);
+        return read_folded(r, line, len, ctx, d);
+    }
+}
+
+static void set_name(struct diag *d, const char *name)
+{
+    snprintf(d->file, sizeof d->file, "%s", name);
+    d->line = 0;
+    d->msg[0] = '\0';
+}
+
+int fold_path(const char *path, struct fold_ctx *ctx, struct diag *d)
+{
+    bool is_stdin = strcmp(path, "-") == 0;
+    set_name(d, is_stdin ? "<stdin>" : path);
+    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
+    if (fd < 0) {
+        snprintf(d->msg, sizeof d->msg, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (ctx->inl && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        inline_expect_input(ctx->inl, (uint64_t)st.st_size);
+    struct linereader r;
+    lr_open_fd(&r, fd);
+    int rc = fold_reader(&r, ctx, d);
+    lr_close(&r);
+    if (!is_stdin)
+        close(fd);
+    return rc;
+}
+
+int fold_memory(const char *name, const char *data, size_t len,
+                struct fold_ctx *ctx, struct diag *d)
+{
+    set_name(d, name);
+    struct linereader r;
+    lr_open_memory(&r, data, len);
+    int rc = fold_reader(&r, ctx, d);
+    lr_close(&r);
+    return rc;
+}

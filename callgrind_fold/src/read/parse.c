@@ -1,0 +1,904 @@
+/* Reader for the callgrind profile format.
+ *
+ * Only what folding needs is kept: each function's self cost and the
+ * inclusive cost of its calls, for the selected event. Positions are
+ * checked for syntax but not stored, so memory depends on the number of
+ * distinct names, not on the size of the file. */
+#include "parse.h"
+#include "stacks/stacks.h"
+#include "events.h"
+#include "util/util.h"
+#include "inline/inline.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_NAME UINT32_MAX
+
+/* Name compression ids are per kind of name, shared by the "fn=", "cfn=",
+ * "jfn=" family and so on. */
+enum name_kind { KIND_OBJECT, KIND_FILE, KIND_FUNCTION, KIND_COUNT };
+
+struct parser {
+    struct fold_ctx *ctx;
+    struct diag *d;
+    struct linereader *r;
+    jmp_buf fail_jump;
+    /* Compressed id -> interned name: an array for the small ids that
+     * callgrind writes, a hash map for any others. */
+    uint32_t *dense_ids[KIND_COUNT];
+    size_t dense_cap[KIND_COUNT];
+    struct hashmap ids[KIND_COUNT];
+    struct buf scratch;
+    uint32_t empty_name;
+    bool saw_events;                /* some part of the file had "events:" */
+
+    /* Header of the current part. */
+    struct event_defs events;
+    uint64_t *weight;               /* per cost column, for the chosen event */
+    size_t weight_cap;
+    size_t single_column;           /* SIZE_MAX unless weight is one 1 */
+    bool events_resolved;
+    size_t npositions;
+    uint64_t part_ordinal;
+    uint64_t part_number;
+    bool summary_in_header;
+    bool have_totals;
+    uint64_t totals, totals_line;
+
+    /* Body of the current part. */
+    bool in_body;
+    uint32_t object, file;          /* current "ob=", and "fl="/"fi="/"fe=" */
+    uint32_t function;              /* node of the current "fn=", or NO_NODE */
+    uint32_t call_object, call_file, call_name; /* "cob=" "cfi=" "cfn=" */
+    bool call_pending;              /* "calls=" read, its cost line is next */
+    uint32_t callee;
+    uint64_t call_count;            /* the count of the pending "calls=" */
+    uint64_t call_line;
+    struct profile prof;
+
+    /* --inline: the "instr" subposition, tracked as callgrind writes it:
+     * relative to the last self-cost line of the function (call lines and
+     * the line after "jump="/"jcnd=" do not move it). */
+    size_t instr_pos;               /* index in "positions:", or SIZE_MAX */
+    uint64_t last_instr;
+    bool jump_pending;
+};
+
+static _Noreturn void __attribute__((format(printf, 2, 3)))
+fail(struct parser *P, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(P->d->msg, sizeof P->d->msg, fmt, ap);
+    va_end(ap);
+    if (P->d->line == 0)
+        P->d->line = P->r->lineno;
+    longjmp(P->fail_jump, 1);
+}
+
+static _Noreturn void fail_at(struct parser *P, uint64_t line, const char *msg)
+{
+    P->d->line = line;
+    fail(P, "%s", msg);
+}
+
+/* ---- small lexical helpers ---------------------------------------- */
+
+static inline bool is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static inline const char *skip_blanks(const char *p, const char *end)
+{
+    while (p < end && is_blank(*p))
+        p++;
+    return p;
+}
+
+static inline const char *token_end(const char *p, const char *end)
+{
+    while (p < end && !is_blank(*p))
+        p++;
+    return p;
+}
+
+/* Shows a token in a message without flooding the terminal. */
+#define TOKEN_FMT "\"%.*s%s\""
+#define TOKEN_ARGS(p, n) (int)((n) > 40 ? 40 : (n)), (p), ((n) > 40 ? "..." : "")
+
+/* Parse a decimal or 0x-hexadecimal number filling [p, end) exactly. */
+static bool parse_number(const char *p, const char *end, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (p == end)
+        return false;
+    if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        p += 2;
+        for (; p < end; p++) {
+            unsigned digit;
+            if (*p >= '0' && *p <= '9')
+                digit = (unsigned)(*p - '0');
+            else if (*p >= 'a' && *p <= 'f')
+                digit = (unsigned)(*p - 'a' + 10);
+            else if (*p >= 'A' && *p <= 'F')
+                digit = (unsigned)(*p - 'A' + 10);
+            else
+                return false;
+            if (v >> 60)
+                return false;
+            v = v << 4 | digit;
+        }
+    } else {
+        for (; p < end; p++) {
+            if (*p < '0' || *p > '9')
+                return false;
+            if (!mul_u64(v, 10, &v) || !add_u64(v, (uint64_t)(*p - '0'), &v))
+                return false;
+        }
+    }
+    *out = v;
+    return true;
+}
+
+static uint64_t number_or_fail(struct parser *P, const char *p, const char *end,
+                               const char *what)
+{
+    uint64_t v;
+    if (!parse_number(p, end, &v)) {
+        size_t n = (size_t)(end - p);
+        bool digits = n > 0;
+        for (size_t i = 0; i < n; i++)
+            digits &= isdigit((unsigned char)p[i]) != 0;
+        if (digits)
+            fail(P, "%s " TOKEN_FMT " does not fit in 64 bits", what, TOKEN_ARGS(p, n));
+        fail(P, "bad %s " TOKEN_FMT, what, TOKEN_ARGS(p, n));
+    }
+    return v;
+}
+
+/* A subposition: absolute number, "+N", "-N" or "*". Positions are not
+ * needed for folding, so they are only checked. */
+static void check_subposition(struct parser *P, const char *p, const char *end)
+{
+    if (end - p == 1 && *p == '*')
+        return;
+    if (*p == '+' || *p == '-')
+        p++;
+    number_or_fail(P, p, end, "subposition");
+}
+
+/* Value of the "instr" subposition token [p, end). */
+static uint64_t instr_value(struct parser *P, const char *p, const char *end)
+{
+    if (end - p == 1 && *p == '*')
+        return P->last_instr;
+    if (*p == '+' || *p == '-')
+        return *p == '+' ? P->last_instr + number_or_fail(P, p + 1, end, "subposition")
+                         : P->last_instr - number_or_fail(P, p + 1, end, "subposition");
+    return number_or_fail(P, p, end, "subposition");
+}
+
+/* Hot path of cost lines: a plain decimal token at p (p < end, not a
+ * blank). Returns the end of the token and its value, or NULL if the token
+ * is anything else (hex, sign, junk, overflow) and needs the slow path. */
+static inline const char *scan_decimal(const char *p, const char *end, uint64_t *out)
+{
+    uint64_t v = 0;
+    const char *start = p;
+    while (p < end && (unsigned)(*p - '0') < 10) {
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return NULL;
+        v = v * 10 + d;
+        p++;
+    }
+    if (p == start || (p < end && !is_blank(*p)))
+        return NULL;
+    *out = v;
+    return p;
+}
+
+/* Next subposition token starting at p (not a blank); returns its end.
+ * With `value`, also the position it names: "+N"/"-N" and "*" are
+ * relative to P->last_instr (only the "instr" one is asked for). */
+static inline const char *next_subposition(struct parser *P, const char *p, const char *end,
+                                           uint64_t *value)
+{
+    uint64_t v;
+    const char *q = p;
+    if (*q == '+' || *q == '-') {
+        q++;
+    } else if (*q == '*' && (q + 1 == end || is_blank(q[1]))) {
+        if (value)
+            *value = P->last_instr;
+        return q + 1;
+    }
+    if (q < end) {
+        const char *t = scan_decimal(q, end, &v);
+        if (t) {
+            if (value)
+                *value = *p == '+' ? P->last_instr + v : *p == '-' ? P->last_instr - v : v;
+            return t;
+        }
+    }
+    const char *t = token_end(p, end);
+    if (value)
+        *value = instr_value(P, p, t); /* hex, mostly: checked there too */
+    else
+        check_subposition(P, p, t);
+    return t;
+}
+
+/* Next number token starting at p (not a blank); returns its end. */
+static inline const char *next_number(struct parser *P, const char *p, const char *end,
+                                      uint64_t *v, const char *what)
+{
+    const char *t = scan_decimal(p, end, v);
+    if (t)
+        return t;
+    t = token_end(p, end);
+    *v = number_or_fail(P, p, t, what);
+    return t;
+}
+
+/* ---- events --------------------------------------------------------- */
+
+static void resolve_events(struct parser *P)
+{
+    if (P->events_resolved)
+        return;
+    if (P->events.ncolumns == 0)
+        fail(P, "no \"events:\" line before the profile data");
+    struct fold_ctx *ctx = P->ctx;
+    const char *name = ctx->opt.event;
+    if (!name) {
+        if (!ctx->default_event) {
+            size_t n = strlen(P->events.columns[0]);
+            ctx->default_event = xmalloc(n + 1);
+            memcpy(ctx->default_event, P->events.columns[0], n + 1);
+        }
+        name = ctx->default_event;
+    }
+    if (P->events.ncolumns > P->weight_cap) {
+        P->weight_cap = P->events.ncolumns;
+        P->weight = xrealloc(P->weight, P->weight_cap * sizeof *P->weight);
+    }
+    char err[sizeof P->d->msg];
+    if (events_resolve(&P->events, name, P->weight, err, sizeof err))
+        fail(P, "%s", err);
+    /* Fast path for the common case: the event is one column. */
+    P->single_column = SIZE_MAX;
+    size_t nonzero = 0;
+    for (size_t i = 0; i < P->events.ncolumns; i++) {
+        if (P->weight[i]) {
+            nonzero++;
+            if (P->weight[i] == 1)
+                P->single_column = i;
+        }
+    }
+    if (nonzero != 1)
+        P->single_column = SIZE_MAX;
+    P->events_resolved = true;
+}
+
+/* Parse costs from p to end (after the positions) into the chosen event. */
+static uint64_t parse_costs(struct parser *P, const char *p, const char *end)
+{
+    uint64_t result = 0;
+    size_t column = 0;
+    for (p = skip_blanks(p, end); p < end; p = skip_blanks(p, end)) {
+        uint64_t v;
+        const char *t = next_number(P, p, end, &v, "cost");
+        if (column >= P->events.ncolumns)
+            fail(P, "more costs than the %zu event(s) of the \"events:\" line",
+                 P->events.ncolumns);
+        if (column == P->single_column) {
+            result = v;
+        } else if (P->single_column == SIZE_MAX && P->weight[column]) {
+            uint64_t term;
+            if (!mul_u64(v, P->weight[column], &term) || !add_u64(result, term, &result))
+                fail(P, "cost of the selected event overflows 64 bits");
+        }
+        column++;
+        p = t;
+    }
+    return result;
+}
+
+/* ---- names ---------------------------------------------------------- */
+
+#define DENSE_ID_LIMIT ((uint64_t)1 << 22)
+
+static uint32_t lookup_id(struct parser *P, enum name_kind kind, uint64_t id)
+{
+    uint32_t sid = NO_NAME;
+    if (id < DENSE_ID_LIMIT) {
+        if (id < P->dense_cap[kind])
+            sid = P->dense_ids[kind][id];
+    } else if (!hashmap_get(&P->ids[kind], id, 0, &sid)) {
+        sid = NO_NAME;
+    }
+    if (sid == NO_NAME)
+        fail(P, "name id (%" PRIu64 ") is used before it is defined", id);
+    return sid;
+}
+
+static void define_id(struct parser *P, enum name_kind kind, uint64_t id, uint32_t sid)
+{
+    if (id >= DENSE_ID_LIMIT) {
+        hashmap_put(&P->ids[kind], id, 0, sid);
+        return;
+    }
+    if (id >= P->dense_cap[kind]) {
+        size_t old = P->dense_cap[kind];
+        GROW(P->dense_ids[kind], P->dense_cap[kind], (size_t)id);
+        for (size_t i = old; i < P->dense_cap[kind]; i++)
+            P->dense_ids[kind][i] = NO_NAME;
+    }
+    P->dense_ids[kind][id] = sid;
+}
+
+/* "(12)" at p? Sets *id and returns the end of it, or NULL. */
+static const char *compressed_id(struct parser *P, const char *p, const char *end,
+                                 uint64_t *id)
+{
+    if (end - p < 3 || p[0] != '(' || !isdigit((unsigned char)p[1]))
+        return NULL;
+    const char *close = p + 1;
+    while (close < end && isdigit((unsigned char)*close))
+        close++;
+    if (close == end || *close != ')')
+        fail(P, "bad compressed name " TOKEN_FMT, TOKEN_ARGS(p, (size_t)(end - p)));
+    *id = number_or_fail(P, p + 1, close, "name id");
+    return close + 1;
+}
+
+/* With --compress-mangled=yes callgrind writes a context name as ids of
+ * its parts: "(5)'2'(7)'(9)" stands for "fib'2'main'(below main)". */
+static uint32_t intern_function_name(struct parser *P, const char *p, const char *end)
+{
+    uint64_t id;
+    if (!compressed_id(P, p, end, &id))
+        return strtab_intern(&P->ctx->names, p, (size_t)(end - p));
+    struct buf *out = &P->scratch;
+    out->len = 0;
+    while (p < end) {
+        const char *q = memchr(p, '\'', (size_t)(end - p));
+        if (!q)
+            q = end;
+        const char *after = compressed_id(P, p, q, &id);
+        if (after == q) {
+            uint32_t sid = lookup_id(P, KIND_FUNCTION, id);
+            buf_append(out, strtab_str(&P->ctx->names, sid),
+                       strtab_len(&P->ctx->names, sid));
+        } else {
+            buf_append(out, p, (size_t)(q - p));
+        }
+        if (q < end)
+            buf_putc(out, '\'');
+        p = q + 1;
+    }
+    return strtab_intern(&P->ctx->names, out->data, out->len);
+}
+
+/* Value of a "spec=" line: "name", "(id) name" or "(id)". */
+static uint32_t parse_name(struct parser *P, enum name_kind kind, const char *p,
+                           const char *end)
+{
+    uint64_t id;
+    const char *after = compressed_id(P, p, end, &id);
+    uint32_t sid;
+    if (!after) {
+        sid = kind == KIND_FUNCTION ? intern_function_name(P, p, end)
+                                    : strtab_intern(&P->ctx->names, p, (size_t)(end - p));
+    } else {
+        const char *name = skip_blanks(after, end);
+        if (name == end)
+            return lookup_id(P, kind, id);
+        if (after == name)
+            fail(P, "missing space after compressed name id (%" PRIu64 ")", id);
+        sid = kind == KIND_FUNCTION ? intern_function_name(P, name, end)
+                                    : strtab_intern(&P->ctx->names, name, (size_t)(end - name));
+        define_id(P, kind, id, sid);
+    }
+    if (kind == KIND_FUNCTION && strtab_len(&P->ctx->names, sid) == 0)
+        fail(P, "empty function name");
+    return sid;
+}
+
+/* ---- parts ---------------------------------------------------------- */
+
+static void start_part(struct parser *P)
+{
+    events_free(&P->events);
+    events_init(&P->events);
+    P->events_resolved = false;
+    P->npositions = 1; /* "positions: line" is the default */
+    P->instr_pos = SIZE_MAX;
+    P->last_instr = 0;
+    P->jump_pending = false;
+    if (P->ctx->inl)
+        inline_part_begin(P->ctx->inl);
+    P->part_ordinal++;
+    P->part_number = P->part_ordinal;
+    P->summary_in_header = false;
+    P->have_totals = false;
+    P->in_body = false;
+    P->object = P->file = P->empty_name;
+    P->function = NO_NODE;
+    P->call_object = P->call_file = P->call_name = NO_NAME;
+    P->call_pending = false;
+    profile_reset(&P->prof);
+}
+
+static void finish_part(struct parser *P)
+{
+    if (P->call_pending)
+        fail_at(P, P->call_line,
+                "\"calls=\" line without the cost line that must follow it "
+                "(truncated file?)");
+    if (!P->in_body)
+        return;
+    struct fold_ctx *ctx = P->ctx;
+    if (ctx->inl) {
+        /* The costs were recorded by address: into the graph now. */
+        char err[sizeof P->d->msg];
+        bool selected = ctx->opt.part == ALL_PARTS || ctx->opt.part == P->part_number;
+        if (inline_apply(ctx->inl, &P->prof, &ctx->names, selected, err, sizeof err))
+            fail(P, "%s", err);
+    }
+    if (P->have_totals) {
+        if (P->totals != P->prof.total_self) {
+            P->d->line = P->totals_line;
+            fail(P, "\"totals:\" says %" PRIu64 " but the cost lines sum to %" PRIu64
+                 " (truncated or corrupt file?)", P->totals, P->prof.total_self);
+        }
+    } else if (P->summary_in_header) {
+        /* callgrind always ends a part with "totals:" */
+        fail(P, "part ends without its \"totals:\" line (truncated file?)");
+    }
+    ctx->parts_read++;
+    if (ctx->opt.part != ALL_PARTS && ctx->opt.part != P->part_number)
+        return;
+    ctx->part_matched = true;
+    profile_resolve_call_targets(&P->prof);
+    if (ctx->arcs) /* -f dot: the call graph itself, with call counts */
+        callarcs_add_profile(ctx->arcs, &P->prof, ctx);
+    if (fold_profile(&P->prof, ctx, P->d)) {
+        char msg[sizeof P->d->msg];
+        memcpy(msg, P->d->msg, sizeof msg);
+        fail(P, "%s", msg);
+    }
+}
+
+static void start_body(struct parser *P)
+{
+    resolve_events(P);
+    if (P->ctx->inl && P->instr_pos == SIZE_MAX)
+        fail(P, "--inline needs instruction addresses, which this profile does not "
+             "have (no \"instr\" in \"positions:\"): profile with callgrind "
+             "--dump-instr=yes");
+    P->in_body = true;
+}
+
+/* ---- header lines ---------------------------------------------------- */
+
+static bool key_is(const char *key, size_t n, const char *want)
+{
+    return strlen(want) == n && memcmp(key, want, n) == 0;
+}
+
+static const char *const header_keys[] = {
+    "version", "creator", "pid", "cmd", "part", "thread", "desc",
+    "positions", "events", "event", "summary", "totals", NULL};
+
+static const char *const position_keys[] = {
+    "ob", "fl", "fi", "fe", "fn", "cob", "cfi", "cfl", "cfn", "calls",
+    "jump", "jcnd", "jfi", "jfn", "frfn", "rec", "ln", "bb", NULL};
+
+static bool in_list(const char *const *list, const char *key, size_t n)
+{
+    for (; *list; list++)
+        if (key_is(key, n, *list))
+            return true;
+    return false;
+}
+
+static void set_positions(struct parser *P, const char *p, const char *end)
+{
+    size_t n = 0;
+    P->instr_pos = SIZE_MAX;
+    for (p = skip_blanks(p, end); p < end; p = skip_blanks(p, end)) {
+        const char *t = token_end(p, end);
+        size_t len = (size_t)(t - p);
+        if (!key_is(p, len, "instr") && !key_is(p, len, "line") && !key_is(p, len, "bb"))
+            fail(P, "unknown position type " TOKEN_FMT " in \"positions:\"",
+                 TOKEN_ARGS(p, len));
+        if (key_is(p, len, "instr") && P->instr_pos == SIZE_MAX)
+            P->instr_pos = n;
+        n++;
+        p = t;
+    }
+    P->npositions = n;
+}
+
+static void header_line(struct parser *P, const char *key, size_t keylen,
+                        const char *value, const char *end)
+{
+    bool trailer = key_is(key, keylen, "totals") || key_is(key, keylen, "summary");
+    if (P->in_body && !trailer) {
+        if (!in_list(header_keys, key, keylen))
+            return; /* unknown header line: ignored wherever it is */
+        finish_part(P);
+        start_part(P);
+    }
+    value = skip_blanks(value, end);
+    char err[sizeof P->d->msg];
+    if (key_is(key, keylen, "events")) {
+        if (events_set_columns(&P->events, value, (size_t)(end - value), err, sizeof err))
+            fail(P, "%s", err);
+        P->events_resolved = false;
+        P->saw_events = true;
+    } else if (key_is(key, keylen, "event")) {
+        if (events_add_definition(&P->events, value, (size_t)(end - value), err, sizeof err))
+            fail(P, "%s", err);
+        P->events_resolved = false;
+    } else if (key_is(key, keylen, "positions")) {
+        set_positions(P, value, end);
+    } else if (key_is(key, keylen, "part")) {
+        P->part_number = number_or_fail(P, value, token_end(value, end), "part number");
+        if (skip_blanks(token_end(value, end), end) != end)
+            fail(P, "junk after the part number");
+    } else if (key_is(key, keylen, "totals") ||
+               (key_is(key, keylen, "summary") && P->in_body)) {
+        /* Cachegrind writes its total as a trailing "summary:". */
+        if (key_is(key, keylen, "summary") && P->have_totals)
+            return;
+        resolve_events(P);
+        P->totals = parse_costs(P, value, end);
+        P->have_totals = true;
+        P->totals_line = P->r->lineno;
+    } else if (key_is(key, keylen, "summary")) {
+        P->summary_in_header = true;
+        if (P->events.ncolumns) {
+            resolve_events(P);
+            parse_costs(P, value, end); /* checked, not needed */
+        }
+    }
+    /* version, creator, pid, cmd, thread, desc and unknown keys: nothing
+     * to do for folding. */
+}
+
+/* ---- body lines ------------------------------------------------------ */
+
+static void cost_line(struct parser *P, const char *p, const char *end)
+{
+    uint64_t addr = 0;
+    for (size_t i = 0; i < P->npositions; i++) {
+        p = skip_blanks(p, end);
+        if (p == end)
+            fail(P, "cost line has fewer than the %zu subposition(s) of "
+                 "\"positions:\"", P->npositions);
+        p = next_subposition(P, p, end,
+                             i == P->instr_pos && P->ctx->inl ? &addr : NULL);
+    }
+    uint64_t cost = parse_costs(P, p, end);
+    struct inline_ctx *inl = P->ctx->inl;
+    if (inl && !P->call_pending && !P->jump_pending)
+        P->last_instr = addr;
+    P->jump_pending = false;
+    if (P->call_pending) {
+        /* Inclusive cost of the calls: it is the callee's, not self cost. */
+        P->call_pending = false;
+        if (inl ? !inline_call(inl, P->function, P->callee, addr, cost, P->call_count)
+                : !profile_add_call(&P->prof, P->function, P->callee, cost))
+            fail(P, "call cost sum overflows 64 bits");
+        profile_add_call_count(&P->prof, P->function, P->callee, P->call_count);
+        P->call_object = P->call_file = NO_NAME;
+        return;
+    }
+    if (P->function == NO_NODE)
+        fail(P, "cost line before any \"fn=\" line");
+    if (inl ? !inline_self(inl, P->function, addr, cost)
+            : !profile_add_self(&P->prof, P->function, cost))
+        fail(P, "cost sum overflows 64 bits");
+}
+
+/* "calls=COUNT TARGET" or "jump=COUNT TARGET" or "jcnd=EXE/JUMP TARGET":
+ * a count (two for jcnd) and up to npositions subpositions. Returns the
+ * first count. */
+static uint64_t check_arc(struct parser *P, const char *p, const char *end, bool two_counts)
+{
+    uint64_t first;
+    p = skip_blanks(p, end);
+    const char *t = token_end(p, end);
+    const char *slash = two_counts ? memchr(p, '/', (size_t)(t - p)) : NULL;
+    if (slash) {
+        first = number_or_fail(P, p, slash, "count");
+        number_or_fail(P, slash + 1, t, "count");
+    } else {
+        first = number_or_fail(P, p, t, "count");
+        if (two_counts) {
+            p = skip_blanks(t, end);
+            t = token_end(p, end);
+            number_or_fail(P, p, t, "count");
+        }
+    }
+    size_t n = 0;
+    for (p = skip_blanks(t, end); p < end; p = skip_blanks(p, end)) {
+        t = token_end(p, end);
+        if (++n > P->npositions)
+            fail(P, "more target subpositions than \"positions:\" has");
+        check_subposition(P, p, t);
+        p = t;
+    }
+    return first;
+}
+
+static void position_line(struct parser *P, const char *key, size_t keylen,
+                          const char *value, const char *end)
+{
+    if (P->call_pending)
+        fail_at(P, P->call_line,
+                "\"calls=\" line must be followed by its cost line");
+    P->jump_pending = false;
+    switch (keylen) {
+    case 2:
+        if (key_is(key, 2, "fn")) {
+            uint32_t name = parse_name(P, KIND_FUNCTION, value, end);
+            P->function = profile_function(&P->prof, P->object, P->file, name);
+            P->prof.nodes[P->function].defined = true;
+            P->call_object = P->call_file = P->call_name = NO_NAME;
+            P->last_instr = 0; /* callgrind restarts positions per function */
+        } else if (key_is(key, 2, "ob")) {
+            P->object = parse_name(P, KIND_OBJECT, value, end);
+            if (P->ctx->inl)
+                inline_note_object(P->ctx->inl, P->object,
+                                   strtab_str(&P->ctx->names, P->object));
+        } else if (key_is(key, 2, "fl") || key_is(key, 2, "fi") || key_is(key, 2, "fe")) {
+            /* fi=/fe= switch the source file for inlined code; the
+             * function stays the same. */
+            P->file = parse_name(P, KIND_FILE, value, end);
+        } else if (key_is(key, 2, "ln") || key_is(key, 2, "bb")) {
+            /* --dump-bbs=yes detail, not needed */
+        } else {
+            break;
+        }
+        return;
+    case 3:
+        if (key_is(key, 3, "cfn")) {
+            P->call_name = parse_name(P, KIND_FUNCTION, value, end);
+        } else if (key_is(key, 3, "cfi") || key_is(key, 3, "cfl")) {
+            P->call_file = parse_name(P, KIND_FILE, value, end);
+        } else if (key_is(key, 3, "cob")) {
+            P->call_object = parse_name(P, KIND_OBJECT, value, end);
+            /* A callee's object is often named here long before its own
+             * "ob=" (libc's, say, 1% into a file and its "ob=" at 40%). */
+            if (P->ctx->inl)
+                inline_note_object(P->ctx->inl, P->call_object,
+                                   strtab_str(&P->ctx->names, P->call_object));
+        } else if (key_is(key, 3, "jfi")) {
+            parse_name(P, KIND_FILE, value, end); /* may define an id */
+        } else if (key_is(key, 3, "jfn")) {
+            parse_name(P, KIND_FUNCTION, value, end);
+        } else if (key_is(key, 3, "rec")) {
+            /* --mangle-names=no recursion level: not needed */
+        } else {
+            break;
+        }
+        return;
+    case 4:
+        if (key_is(key, 4, "jump")) {
+            check_arc(P, value, end, false);
+            P->jump_pending = true; /* its source position line follows */
+        } else if (key_is(key, 4, "jcnd")) {
+            check_arc(P, value, end, true);
+            P->jump_pending = true;
+        } else if (key_is(key, 4, "frfn")) {
+            /* --mangle-names=no caller context; "(spontaneous)" is no id */
+            if (!key_is(value, (size_t)(end - value), "(spontaneous)"))
+                parse_name(P, KIND_FUNCTION, value, end);
+        } else {
+            break;
+        }
+        return;
+    case 5:
+        if (key_is(key, 5, "calls")) {
+            P->call_count = check_arc(P, value, end, false);
+            if (P->function == NO_NODE)
+                fail(P, "\"calls=\" line before any \"fn=\" line");
+            if (P->call_name == NO_NAME)
+                fail(P, "\"calls=\" line without a \"cfn=\" line naming the callee");
+            P->callee = profile_function(
+                &P->prof, P->call_object != NO_NAME ? P->call_object : P->object,
+                P->call_file != NO_NAME ? P->call_file : P->file, P->call_name);
+            P->call_pending = true;
+            P->call_line = P->r->lineno;
+            return;
+        }
+        break;
+    }
+    fail(P, "unknown line type \"%.*s=\"", (int)keylen, key);
+}
+
+/* ---- driver ----------------------------------------------------------- */
+
+int is_callgrind_line(const char *line, size_t len)
+{
+    size_t n = 0;
+    while (n < len && (isalpha((unsigned char)line[n]) || line[n] == '_'))
+        n++;
+    if (n == 0 || n == len)
+        return 0;
+    if (line[n] == ':')
+        return in_list(header_keys, line, n);
+    if (line[n] == '=')
+        return in_list(position_keys, line, n);
+    return 0;
+}
+
+static void parse_line(struct parser *P, const char *line, size_t len)
+{
+    const char *end = line + len;
+    if (len == 0 || line[0] == '#')
+        return;
+    char c = line[0];
+    /* Cost lines reject a NUL byte as a bad number; other lines keep
+     * names, which must not hide one. */
+    if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '*') {
+        if (!P->in_body)
+            start_body(P);
+        cost_line(P, line, end);
+        return;
+    }
+    if (memchr(line, '\0', len))
+        fail(P, "NUL byte in line (binary file?)");
+    if (isalpha((unsigned char)c)) {
+        size_t n = 1;
+        while (n < len && (isalnum((unsigned char)line[n]) || line[n] == '_'))
+            n++;
+        if (n < len && line[n] == ':') {
+            header_line(P, line, n, line + n + 1, end);
+            return;
+        }
+        if (n < len && line[n] == '=') {
+            if (!P->in_body)
+                start_body(P);
+            position_line(P, line, n, line + n + 1, end);
+            return;
+        }
+    }
+    if (skip_blanks(line, end) == end)
+        return; /* a line of blanks counts as empty */
+    fail(P, "malformed line " TOKEN_FMT, TOKEN_ARGS(line, len));
+}
+
+static void free_parser(struct parser *P)
+{
+    for (int k = 0; k < KIND_COUNT; k++) {
+        hashmap_free(&P->ids[k]);
+        free(P->dense_ids[k]);
+    }
+    buf_free(&P->scratch);
+    events_free(&P->events);
+    free(P->weight);
+    profile_free(&P->prof);
+    free(P);
+}
+
+int read_callgrind(struct linereader *r, const char *first, size_t first_len,
+                   struct fold_ctx *ctx, struct diag *d)
+{
+    struct parser *P = xcalloc(1, sizeof *P);
+    P->ctx = ctx;
+    P->d = d;
+    P->r = r;
+    for (int k = 0; k < KIND_COUNT; k++)
+        hashmap_init(&P->ids[k]);
+    events_init(&P->events);
+    profile_init(&P->prof);
+    P->empty_name = strtab_intern(&ctx->names, "", 0);
+    if (setjmp(P->fail_jump)) {
+        free_parser(P);
+        return -1;
+    }
+    start_part(P);
+    parse_line(P, first, first_len);
+    for (;;) {
+        const char *line;
+        size_t len;
+        enum lr_status st = lr_next(r, &line, &len);
+        if (st == LR_EOF)
+            break;
+        if (st == LR_TOO_LONG)
+            fail_at(P, r->lineno + 1, "line longer than 64 MiB");
+        if (st == LR_READ_ERROR)
+            fail_at(P, r->lineno + 1, "read error");
+        parse_line(P, line, len);
+    }
+    finish_part(P);
+    if (!P->saw_events)
+        fail(P, "no \"events:\" line: not a callgrind profile");
+    free_parser(P);
+    return 0;
+}
+
+/* ---- folded stacks ----------------------------------------------------- */
+
+static int folded_line(const char *line, size_t len, struct fold_ctx *ctx,
+                       struct diag *d)
+{
+    if (len == 0 || line[0] == '#')
+        return 0;
+    if (memchr(line, '\0', len)) {
+        snprintf(d->msg, sizeof d->msg, "NUL byte in line (binary file?)");
+        return -1;
+    }
+    const char *end = line + len;
+    while (end > line && is_blank(end[-1]))
+        end--;
+    if (end == line)
+        return 0;
+    const char *count = end;
+    while (count > line && !is_blank(count[-1]))
+        count--;
+    const char *stack_end = count;
+    while (stack_end > line && is_blank(stack_end[-1]))
+        stack_end--;
+    uint64_t n;
+    bool digits = count < end;
+    for (const char *p = count; p < end; p++)
+        digits &= *p >= '0' && *p <= '9';
+    if (stack_end == line || !digits) {
+        snprintf(d->msg, sizeof d->msg,
+                 "expected \"frame;frame;... count\" (folded stacks), got " TOKEN_FMT,
+                 TOKEN_ARGS(line, len));
+        return -1;
+    }
+    if (!parse_number(count, end, &n)) {
+        snprintf(d->msg, sizeof d->msg, "count " TOKEN_FMT " does not fit in 64 bits",
+                 TOKEN_ARGS(count, (size_t)(end - count)));
+        return -1;
+    }
+    if (!stacks_add_text(&ctx->out, line, (size_t)(stack_end - line), n)) {
+        snprintf(d->msg, sizeof d->msg, "summed counts overflow 64 bits");
+        return -1;
+    }
+    return 0;
+}
+
+int read_folded(struct linereader *r, const char *first, size_t first_len,
+                struct fold_ctx *ctx, struct diag *d)
+{
+    if (ctx->inl)
+        inline_note_folded(ctx->inl);
+    ctx->saw_folded = true;
+    if (folded_line(first, first_len, ctx, d)) {
+        d->line = r->lineno;
+        return -1;
+    }
+    for (;;) {
+        const char *line;
+        size_t len;
+        enum lr_status st = lr_next(r, &line, &len);
+        if (st == LR_EOF)
+            return 0;
+        if (st != LR_LINE) {
+            d->line = r->lineno + 1;
+            snprintf(d->msg, sizeof d->msg, "%s",
+                     st == LR_TOO_LONG ? "line longer than 64 MiB" : "read error");
+            return -1;
+        }
+        if (folded_line(line, len, ctx, d)) {
+            d->line = r->lineno;
+            return -1;
+        }
+    }
+}

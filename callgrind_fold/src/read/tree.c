@@ -1,0 +1,422 @@
+/* Reader for the folded tree (docs/folded-tree.md).
+ *
+ * The path of the node being read is kept as one frame id per depth: a
+ * node line replaces the entry at its depth and drops the deeper ones, so
+ * each line costs O(1) plus, when it has a cost, the stack it adds (which
+ * the output holds anyway). Nothing is recursive, so any depth works.
+ * Costs of every event are summed per part, to check "totals:". */
+#include "tree.h"
+#include "events.h"
+#include "util/util.h"
+#include "inline/inline.h"
+
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_NAME UINT32_MAX
+/* Ids below this are an array index (the writer numbers them 1, 2, ...),
+ * the others go through a hash map, so a hostile id costs no memory. */
+#define DENSE_ID_LIMIT ((uint64_t)1 << 22)
+
+enum tree_state { IN_HEADER, IN_PART, AFTER_TOTALS };
+
+struct tree_reader {
+    struct fold_ctx *ctx;
+    struct diag *d;
+    struct linereader *r;
+    jmp_buf fail_jump;
+    enum tree_state state;
+
+    /* Header. */
+    struct event_defs events;
+    uint64_t events_line;
+    size_t column;              /* the selected event's column */
+
+    /* "fn:" ids: id -> name (in `names`), name -> frame id in ctx->out. */
+    struct strtab names;
+    uint32_t *dense;            /* id -> name, NO_NAME if undefined */
+    size_t dense_cap;
+    struct hashmap sparse;
+    uint32_t *frame_of;         /* name -> frame */
+    size_t frame_cap;
+    struct buf scratch;
+
+    /* The part being read. */
+    bool selected;              /* passes --part */
+    uint64_t *sum;              /* per event: its node costs so far */
+    uint32_t *path;             /* frame at depth 1, 2, ... of the last node */
+    size_t path_cap;
+    size_t depth;               /* depth of the last node, 0 at the start */
+};
+
+static _Noreturn void __attribute__((format(printf, 2, 3)))
+fail(struct tree_reader *T, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(T->d->msg, sizeof T->d->msg, fmt, ap);
+    va_end(ap);
+    if (T->d->line == 0)
+        T->d->line = T->r->lineno;
+    longjmp(T->fail_jump, 1);
+}
+
+/* ---- lexical helpers --------------------------------------------------- */
+
+/* Shows a token in a message without flooding the terminal. */
+#define TOKEN_FMT "\"%.*s%s\""
+#define TOKEN_ARGS(p, n) (int)((n) > 40 ? 40 : (n)), (p), ((n) > 40 ? "..." : "")
+
+static inline bool is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static inline const char *skip_blanks(const char *p, const char *end)
+{
+    while (p < end && is_blank(*p))
+        p++;
+    return p;
+}
+
+static const char *token_end(const char *p, const char *end)
+{
+    while (p < end && !is_blank(*p))
+        p++;
+    return p;
+}
+
+static bool key_is(const char *key, size_t n, const char *want)
+{
+    return strlen(want) == n && memcmp(key, want, n) == 0;
+}
+
+/* The decimal number token at p (p < end, not a blank); returns its end. */
+static const char *number(struct tree_reader *T, const char *p, const char *end,
+                          uint64_t *out, const char *what)
+{
+    const char *t = p;
+    uint64_t v = 0;
+    bool overflow = false;
+    for (; t < end && (unsigned)(*t - '0') < 10; t++) {
+        unsigned digit = (unsigned)(*t - '0');
+        if (v > (UINT64_MAX - digit) / 10)
+            overflow = true;
+        v = v * 10 + digit;
+    }
+    if (t == p || (t < end && !is_blank(*t))) {
+        t = token_end(p, end);
+        fail(T, "bad %s " TOKEN_FMT, what, TOKEN_ARGS(p, (size_t)(t - p)));
+    }
+    if (overflow)
+        fail(T, "%s " TOKEN_FMT " does not fit in 64 bits", what,
+             TOKEN_ARGS(p, (size_t)(t - p)));
+    *out = v;
+    return t;
+}
+
+/* A value that must be one number and nothing else. */
+static uint64_t sole_number(struct tree_reader *T, const char *p, const char *end,
+                            const char *what)
+{
+    p = skip_blanks(p, end);
+    if (p == end)
+        fail(T, "missing %s", what);
+    uint64_t v;
+    if (skip_blanks(number(T, p, end, &v, what), end) != end)
+        fail(T, "junk after the %s", what);
+    return v;
+}
+
+/* ---- function ids --------------------------------------------------------- */
+
+static uint32_t name_of_id(const struct tree_reader *T, uint64_t id)
+{
+    uint32_t name = NO_NAME;
+    if (id < DENSE_ID_LIMIT) {
+        if (id < T->dense_cap)
+            name = T->dense[id];
+    } else if (!hashmap_get(&T->sparse, id, 0, &name)) {
+        name = NO_NAME;
+    }
+    return name;
+}
+
+/* "fn: ID NAME": the name is the rest of the line. Its frame text is made
+ * once, here, as for callgrind.out names (clone folding, ';' escaped). */
+static void fn_line(struct tree_reader *T, const char *p, const char *end)
+{
+    uint64_t id;
+    p = skip_blanks(p, end);
+    if (p == end)
+        fail(T, "\"fn:\" line without a function id");
+    p = number(T, p, end, &id, "function id");
+    if (id == 0)
+        fail(T, "function id 0 (ids start at 1)");
+    const char *name = skip_blanks(p, end);
+    if (name == end)
+        fail(T, "empty function name");
+    size_t len = (size_t)(end - name);
+    uint32_t sid = strtab_intern(&T->names, name, len);
+    if (sid >= T->frame_cap || T->frame_of[sid] == NO_NAME) {
+        size_t old = T->frame_cap;
+        GROW(T->frame_of, T->frame_cap, (size_t)sid);
+        for (size_t i = old; i < T->frame_cap; i++)
+            T->frame_of[i] = NO_NAME;
+        T->scratch.len = 0;
+        frame_append(&T->scratch, name, len, NULL, 0, &T->ctx->opt.style);
+        T->frame_of[sid] = stacks_frame(&T->ctx->out, T->scratch.data, T->scratch.len);
+    }
+    uint32_t old = name_of_id(T, id);
+    if (old == sid)
+        return;
+    if (old != NO_NAME)
+        fail(T, "function id %" PRIu64 " defined again as " TOKEN_FMT ", was " TOKEN_FMT,
+             id, TOKEN_ARGS(name, len),
+             TOKEN_ARGS(strtab_str(&T->names, old), strtab_len(&T->names, old)));
+    if (id >= DENSE_ID_LIMIT) {
+        hashmap_put(&T->sparse, id, 0, sid);
+        return;
+    }
+    if (id >= T->dense_cap) {
+        size_t from = T->dense_cap;
+        GROW(T->dense, T->dense_cap, (size_t)id);
+        for (size_t i = from; i < T->dense_cap; i++)
+            T->dense[i] = NO_NAME;
+    }
+    T->dense[id] = sid;
+}
+
+/* ---- parts ------------------------------------------------------------------ */
+
+/* The header is complete at the first "part:": pick the event's column. */
+static void choose_event(struct tree_reader *T)
+{
+    if (T->events.ncolumns == 0)
+        fail(T, "no \"events:\" line before the first \"part:\"");
+    struct fold_ctx *ctx = T->ctx;
+    const char *name = ctx->opt.event;
+    if (!name) {
+        if (!ctx->default_event) {
+            size_t n = strlen(T->events.columns[0]);
+            ctx->default_event = xmalloc(n + 1);
+            memcpy(ctx->default_event, T->events.columns[0], n + 1);
+        }
+        name = ctx->default_event;
+    }
+    uint64_t *weight = xcalloc(T->events.ncolumns, sizeof *weight);
+    char err[sizeof T->d->msg];
+    int rc = events_resolve(&T->events, name, weight, err, sizeof err);
+    T->column = 0;
+    while (rc == 0 && weight[T->column] == 0)
+        T->column++;
+    free(weight);
+    if (rc) {
+        T->d->line = T->events_line;
+        fail(T, "%s", err);
+    }
+    T->sum = xcalloc(T->events.ncolumns, sizeof *T->sum);
+}
+
+static void part_line(struct tree_reader *T, const char *p, const char *end)
+{
+    if (T->state == IN_PART)
+        fail(T, "part ends without its \"totals:\" line (truncated file?)");
+    if (T->state == IN_HEADER)
+        choose_event(T);
+    uint64_t number = sole_number(T, p, end, "part number");
+    uint64_t want = T->ctx->opt.part;
+    T->selected = want == ALL_PARTS || want == number;
+    memset(T->sum, 0, T->events.ncolumns * sizeof *T->sum);
+    T->depth = 0;
+    T->state = IN_PART;
+}
+
+static void totals_line(struct tree_reader *T, const char *p, const char *end)
+{
+    if (T->state != IN_PART)
+        fail(T, T->state == IN_HEADER ? "\"totals:\" line before any \"part:\""
+                                      : "second \"totals:\" line for one part");
+    size_t column = 0;
+    for (p = skip_blanks(p, end); p < end || column < T->events.ncolumns;
+         p = skip_blanks(p, end)) {
+        uint64_t v = 0; /* missing trailing totals are 0, as costs */
+        if (p < end)
+            p = number(T, p, end, &v, "total");
+        if (column >= T->events.ncolumns)
+            fail(T, "more totals than the %zu event(s) of the \"events:\" line",
+                 T->events.ncolumns);
+        if (v != T->sum[column])
+            fail(T, "\"totals:\" says %" PRIu64 " %s but the node lines sum to %" PRIu64
+                 " (truncated or corrupt file?)", v, T->events.columns[column],
+                 T->sum[column]);
+        column++;
+    }
+    T->ctx->parts_read++;
+    if (T->selected)
+        T->ctx->part_matched = true;
+    T->state = AFTER_TOTALS;
+}
+
+/* "DEPTH ID [C1 C2 ...]": the path's own cost goes to the stack of the
+ * frames at depths 1..DEPTH. */
+static void node_line(struct tree_reader *T, const char *p, const char *end)
+{
+    if (T->state != IN_PART)
+        fail(T, T->state == IN_HEADER ? "node line before any \"part:\" line"
+                                      : "node line after the part's \"totals:\" line");
+    uint64_t depth, id;
+    p = number(T, p, end, &depth, "depth");
+    if (depth == 0)
+        fail(T, "depth 0 (a root frame has depth 1)");
+    if (depth > (uint64_t)T->depth + 1)
+        fail(T, "depth %" PRIu64 " after depth %zu: a path grows by one frame at a time",
+             depth, T->depth);
+    p = skip_blanks(p, end);
+    if (p == end)
+        fail(T, "node line without a function id");
+    p = number(T, p, end, &id, "function id");
+    uint32_t name = name_of_id(T, id);
+    if (name == NO_NAME)
+        fail(T, "function id %" PRIu64 " is used before any \"fn: %" PRIu64 " NAME\" line",
+             id, id);
+    uint64_t cost = 0;
+    size_t column = 0, ncolumns = T->events.ncolumns;
+    for (p = skip_blanks(p, end); p < end; p = skip_blanks(p, end)) {
+        uint64_t v;
+        p = number(T, p, end, &v, "cost");
+        if (column >= ncolumns)
+            fail(T, "more costs than the %zu event(s) of the \"events:\" line", ncolumns);
+        if (!add_u64(T->sum[column], v, &T->sum[column]))
+            fail(T, "cost sum overflows 64 bits");
+        if (column == T->column)
+            cost = v;
+        column++;
+    }
+    size_t at = (size_t)depth - 1;
+    GROW(T->path, T->path_cap, at);
+    T->path[at] = T->frame_of[name];
+    T->depth = (size_t)depth;
+    if (cost && T->selected && !stacks_add(&T->ctx->out, T->path, T->depth, cost))
+        fail(T, "summed counts overflow 64 bits");
+}
+
+/* ---- lines ------------------------------------------------------------------ */
+
+static void key_line(struct tree_reader *T, const char *key, size_t keylen,
+                     const char *value, const char *end)
+{
+    if (key_is(key, keylen, "fn")) {
+        fn_line(T, value, end);
+    } else if (key_is(key, keylen, "part")) {
+        part_line(T, value, end);
+    } else if (key_is(key, keylen, "totals")) {
+        totals_line(T, value, end);
+    } else if (T->state == IN_HEADER) {
+        char err[sizeof T->d->msg];
+        value = skip_blanks(value, end);
+        if (key_is(key, keylen, "events")) {
+            if (events_set_columns(&T->events, value, (size_t)(end - value), err, sizeof err))
+                fail(T, "%s", err);
+            T->events_line = T->r->lineno;
+        } else if (key_is(key, keylen, "version") && !key_is(value, (size_t)(end - value), "1")) {
+            fail(T, "folded tree version " TOKEN_FMT " is not supported (only 1 is)",
+                 TOKEN_ARGS(value, (size_t)(end - value)));
+        }
+        /* creator, pid, cmd and unknown keys: nothing to do */
+    } else if (T->state == IN_PART &&
+               (key_is(key, keylen, "thread") || key_is(key, keylen, "desc"))) {
+        /* which thread and why the dump: nothing to do for folding */
+    } else {
+        fail(T, "unexpected \"%.*s:\" line %s", (int)(keylen > 40 ? 40 : keylen), key,
+             T->state == IN_PART ? "in a part" : "after the part's \"totals:\" line");
+    }
+}
+
+static void tree_line(struct tree_reader *T, const char *line, size_t len)
+{
+    const char *end = line + len;
+    if (len == 0 || line[0] == '#')
+        return;
+    char c = line[0];
+    if (c >= '0' && c <= '9') {
+        node_line(T, line, end);
+        return;
+    }
+    if (memchr(line, '\0', len))
+        fail(T, "NUL byte in line (binary file?)");
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+        size_t n = 1;
+        while (n < len && (line[n] == '_' || (line[n] >= 'a' && line[n] <= 'z') ||
+                           (line[n] >= 'A' && line[n] <= 'Z') ||
+                           (line[n] >= '0' && line[n] <= '9')))
+            n++;
+        if (n < len && line[n] == ':') {
+            key_line(T, line, n, line + n + 1, end);
+            return;
+        }
+    }
+    if (skip_blanks(line, end) == end)
+        return; /* a line of blanks counts as empty */
+    fail(T, "malformed line " TOKEN_FMT, TOKEN_ARGS(line, len));
+}
+
+static void free_reader(struct tree_reader *T)
+{
+    events_free(&T->events);
+    strtab_free(&T->names);
+    free(T->dense);
+    hashmap_free(&T->sparse);
+    free(T->frame_of);
+    buf_free(&T->scratch);
+    free(T->sum);
+    free(T->path);
+    free(T);
+}
+
+int read_tree(struct linereader *r, const char *first, size_t first_len,
+              struct fold_ctx *ctx, struct diag *d)
+{
+    struct tree_reader *T = xcalloc(1, sizeof *T);
+    T->ctx = ctx;
+    T->d = d;
+    T->r = r;
+    T->state = IN_HEADER;
+    events_init(&T->events);
+    strtab_init(&T->names);
+    hashmap_init(&T->sparse);
+    if (setjmp(T->fail_jump)) {
+        free_reader(T);
+        return -1;
+    }
+    if (r->lineno != 1 || !key_is(first, first_len, TREE_MARKER))
+        fail(T, "a folded tree starts with exactly \"" TREE_MARKER "\", not " TOKEN_FMT,
+             TOKEN_ARGS(first, first_len));
+    /* No call counts and no addresses: for -f dot and --inline, a tree is
+     * like folded stacks. */
+    ctx->saw_folded = true;
+    if (ctx->inl)
+        inline_note_folded(ctx->inl);
+    for (;;) {
+        const char *line;
+        size_t len;
+        enum lr_status st = lr_next(r, &line, &len);
+        if (st == LR_EOF)
+            break;
+        if (st != LR_LINE) {
+            d->line = r->lineno + 1;
+            fail(T, "%s", st == LR_TOO_LONG ? "line longer than 64 MiB" : "read error");
+        }
+        tree_line(T, line, len);
+    }
+    if (T->state == IN_PART)
+        fail(T, "part ends without its \"totals:\" line (truncated file?)");
+    if (T->state == IN_HEADER)
+        fail(T, "no \"part:\" line: a folded tree without data (truncated file?)");
+    free_reader(T);
+    return 0;
+}

@@ -1,0 +1,165 @@
+#include "stacks.h"
+#include "util/util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+void stacks_init(struct stacks *s)
+{
+    memset(s, 0, sizeof *s);
+    strtab_init(&s->frames);
+    strtab_init(&s->paths);
+}
+
+void stacks_free(struct stacks *s)
+{
+    strtab_free(&s->frames);
+    strtab_free(&s->paths);
+    free(s->count);
+    free(s->scratch);
+    stacks_init(s);
+}
+
+uint32_t stacks_frame(struct stacks *s, const char *text, size_t len)
+{
+    return strtab_intern(&s->frames, text, len);
+}
+
+bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64_t count)
+{
+    uint32_t id = strtab_intern(&s->paths, (const char *)frames, nframes * sizeof *frames);
+    if (id >= s->count_cap) {
+        size_t old = s->count_cap;
+        GROW(s->count, s->count_cap, id);
+        memset(s->count + old, 0, (s->count_cap - old) * sizeof *s->count);
+    }
+    return add_u64(s->count[id], count, &s->count[id]) &&
+           add_u64(s->total, count, &s->total);
+}
+
+bool stacks_add_text(struct stacks *s, const char *stack, size_t len, uint64_t count)
+{
+    size_t n = 0;
+    const char *end = stack + len;
+    for (const char *p = stack;;) {
+        const char *semi = memchr(p, ';', (size_t)(end - p));
+        const char *stop = semi ? semi : end;
+        GROW(s->scratch, s->scratch_cap, n);
+        s->scratch[n++] = stacks_frame(s, p, (size_t)(stop - p));
+        if (!semi)
+            break;
+        p = semi + 1;
+    }
+    return stacks_add(s, s->scratch, n, count);
+}
+
+/* ---- sorting ------------------------------------------------------------ */
+
+/* Stacks are compared frame by frame, so the long common prefixes of deep
+ * stacks cost one integer comparison per frame; only the first differing
+ * frames are compared as text. The result is the byte order of the whole
+ * printed lines "f1;f2;... count". */
+static const struct stacks *sort_stacks; /* qsort has no context argument */
+
+static const uint32_t *frames_of(uint32_t id, size_t *n)
+{
+    *n = strtab_len(&sort_stacks->paths, id) / sizeof(uint32_t);
+    const char *p = strtab_str(&sort_stacks->paths, id);
+    return (const uint32_t *)(const void *)p;
+}
+
+static void line_text(uint32_t id, struct buf *b)
+{
+    size_t n;
+    const uint32_t *f = frames_of(id, &n);
+    const struct strtab *ft = &sort_stacks->frames;
+    b->len = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            buf_putc(b, ';');
+        buf_append(b, strtab_str(ft, f[i]), strtab_len(ft, f[i]));
+    }
+    char num[32];
+    int len = snprintf(num, sizeof num, " %" PRIu64, sort_stacks->count[id]);
+    buf_append(b, num, (size_t)len);
+    buf_cstr(b);
+}
+
+static int compare_stacks(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    size_t na, nb;
+    const uint32_t *fa = frames_of(a, &na), *fb = frames_of(b, &nb);
+    size_t i = 0;
+    while (i < na && i < nb && fa[i] == fb[i])
+        i++;
+    if (i == na || i == nb) /* the shorter ends with ' ', the other goes on with ';' */
+        return na < nb ? -1 : na > nb ? 1 : 0;
+    const struct strtab *ft = &sort_stacks->frames;
+    const unsigned char *ta = (const unsigned char *)strtab_str(ft, fa[i]);
+    const unsigned char *tb = (const unsigned char *)strtab_str(ft, fb[i]);
+    size_t la = strtab_len(ft, fa[i]), lb = strtab_len(ft, fb[i]);
+    size_t k = 0;
+    while (k < la && k < lb && ta[k] == tb[k])
+        k++;
+    /* Next byte of each line: frame text, else ';' or, at the end, ' '. */
+    int ca = k < la ? ta[k] : (i + 1 < na ? ';' : ' ');
+    int cb = k < lb ? tb[k] : (i + 1 < nb ? ';' : ' ');
+    if (ca != cb)
+        return ca - cb;
+    /* A frame ending where the other has a space: compare whole lines. */
+    static struct buf x, y;
+    line_text(a, &x);
+    line_text(b, &y);
+    return strcmp(x.data, y.data);
+}
+
+uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *np)
+{
+    size_t n = 0;
+    uint32_t *order = xmalloc((s->paths.count ? s->paths.count : 1) * sizeof *order);
+    for (size_t id = 0; id < s->paths.count; id++)
+        if (s->count[id] != 0 || (also && also[id] != 0))
+            order[n++] = (uint32_t)id;
+    sort_stacks = s;
+    qsort(order, n, sizeof *order, compare_stacks);
+    *np = n;
+    return order;
+}
+
+int stacks_write(const struct stacks *s, FILE *out)
+{
+    size_t n;
+    uint32_t *order = stacks_sorted(s, NULL, &n);
+    /* Lines are assembled in one buffer and written in large blocks. */
+    int rc = 0;
+    struct buf line = {0};
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        size_t nf;
+        const uint32_t *f = frames_of(order[i], &nf);
+        for (size_t j = 0; j < nf; j++) {
+            if (j)
+                buf_putc(&line, ';');
+            buf_append(&line, strtab_str(&s->frames, f[j]), strtab_len(&s->frames, f[j]));
+        }
+        char num[24];
+        size_t k = sizeof num;
+        uint64_t v = s->count[order[i]];
+        num[--k] = '\n';
+        do {
+            num[--k] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v);
+        num[--k] = ' ';
+        buf_append(&line, num + k, sizeof num - k);
+        if (line.len >= (1 << 16) || i + 1 == n) {
+            if (fwrite(line.data, 1, line.len, out) != line.len)
+                rc = -1;
+            line.len = 0;
+        }
+    }
+    buf_free(&line);
+    free(order);
+    return rc;
+}

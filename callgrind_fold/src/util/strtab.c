@@ -1,0 +1,81 @@
+
+
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void strtab_init(struct strtab *t)
+{
+    memset(t, 0, sizeof *t);
+}
+
+void strtab_free(struct strtab *t)
+{
+    free(t->bytes);
+    free(t->offset);
+    free(t->length);
+    free(t->hash);
+    free(t->slots);
+    strtab_init(t);
+}
+
+static void rehash(struct strtab *t)
+{
+    size_t cap = t->slot_cap ? t->slot_cap * 2 : 1024;
+    free(t->slots);
+    t->slots = xcalloc(cap, sizeof *t->slots);
+    t->slot_cap = cap;
+    for (size_t id = 0; id < t->count; id++) {
+        size_t i = t->hash[id] & (cap - 1);
+        while (t->slots[i])
+            i = (i + 1) & (cap - 1);
+        t->slots[i] = (uint32_t)id + 1;
+    }
+}
+
+uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)
+{
+    if (len > UINT32_MAX - 1 || t->count >= UINT32_MAX - 1)
+        out_of_memory();
+    uint32_t h = (uint32_t)hash_bytes(s, len);
+    if ((t->count + 1) * 2 > t->slot_cap)
+        rehash(t);
+    size_t mask = t->slot_cap - 1;
+    size_t i = h & mask;
+    while (t->slots[i]) {
+        uint32_t id = t->slots[i] - 1;
+        if (t->hash[id] == h && t->length[id] == len &&
+            memcmp(t->bytes + t->offset[id], s, len) == 0)
+            return id;
+        i = (i + 1) & mask;
+    }
+    uint32_t id = (uint32_t)t->count;
+    if (id >= t->entries_cap) {
+        size_t cap = t->entries_cap ? t->entries_cap * 2 : 256;
+        t->offset = xrealloc(t->offset, cap * sizeof *t->offset);
+        t->length = xrealloc(t->length, cap * sizeof *t->length);
+        t->hash = xrealloc(t->hash, cap * sizeof *t->hash);
+        t->entries_cap = cap;
+    }
+    /* Entries start 4-byte aligned: the output keeps uint32_t frame ids
+     * as strings (see stacks.c). */
+    t->bytes_len = (t->bytes_len + 3) & ~(size_t)3;
+    if (t->bytes_len + len + 1 > t->bytes_cap) {
+        size_t cap = t->bytes_cap ? t->bytes_cap : 4096;
+        while (cap < t->bytes_len + len + 1)
+            cap *= 2;
+        t->bytes = xrealloc(t->bytes, cap);
+        t->bytes_cap = cap;
+    }
+    if (len)
+        memcpy(t->bytes + t->bytes_len, s, len);
+    t->bytes[t->bytes_len + len] = '\0';
+    t->offset[id] = t->bytes_len;
+    t->length[id] = (uint32_t)len;
+    t->hash[id] = h;
+    t->bytes_len += len + 1;
+    t->count++;
+    t->slots[i] = id + 1;
+    return id;
+}

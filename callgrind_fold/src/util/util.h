@@ -1,0 +1,155 @@
+/* util/: the ground floor every stage stands on. Allocation that exits on
+ * failure, checked arithmetic, a growable byte buffer and the exit codes
+ * (util.c), one hash map type for every lookup (hashmap.c), and string
+ * interning (strtab.c): names become small integer ids that the other
+ * stages pass around. Depends on nothing else in the program. */
+#ifndef CF_UTIL_UTIL_H
+#define CF_UTIL_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- util.c ---- */
+/* Small allocation and arithmetic helpers shared by every module. */
+
+/* Exit codes, documented in README.md and --help. */
+enum {
+    EXIT_USAGE = 1,   /* bad command line */
+    EXIT_INPUT = 2,   /* unreadable, malformed or inconsistent input */
+    EXIT_OUTPUT = 3   /* cannot write output or out of memory */
+};
+
+/* A bad command line: "callgrind_fold: " + fmt (with one %s for arg),
+ * a hint at --help, exit with EXIT_USAGE. */
+_Noreturn void usage_error(const char *fmt, const char *arg);
+
+/* "--name=value" or "--name value": the value, or NULL if `arg` is not
+ * this option; a missing value is a usage error. */
+const char *option_value(const char *arg, const char *name, int *i, int argc, char **argv);
+
+/* Allocation failure is not recoverable for a command line tool:
+ * these print a message and exit with EXIT_OUTPUT. */
+_Noreturn void out_of_memory(void);
+void *xmalloc(size_t n);
+/* For runs that allocate tens of megabytes in small pieces (--inline:
+ * libdw's structures and ours), where page faults can cost more than the
+ * work (5 us each on a VM): reserve `reserve` bytes of heap ahead and
+ * ask for transparent huge pages on it, so that it faults in 2 MB at a
+ * time. Best effort, glibc only; large blocks then come from that heap
+ * too. */
+void heap_prefer_huge_pages(size_t reserve);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+/* Grow *items (of item_size bytes) so that index `need` fits. */
+void grow_array(void **items, size_t *capacity, size_t need, size_t item_size);
+
+#define GROW(arr, cap, need)                                        \
+    do {                                                            \
+        if ((need) >= (cap)) /* the call only when it must grow */ \
+            grow_array((void **)&(arr), &(cap), (need), sizeof *(arr)); \
+    } while (0)
+
+/* Overflow-checked uint64 arithmetic: return false on overflow. */
+static inline bool add_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+    return !__builtin_add_overflow(a, b, out);
+}
+static inline bool mul_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+    return !__builtin_mul_overflow(a, b, out);
+}
+
+/* A growable byte buffer (not NUL-terminated unless asked). */
+struct buf {
+    char *data;
+    size_t len;
+    size_t cap;
+};
+/* Makes room for n more bytes and a NUL. */
+void buf_reserve(struct buf *b, size_t n);
+
+/* Inline: output appends tens of thousands of short pieces. */
+static inline void buf_append(struct buf *b, const char *s, size_t n)
+{
+    if (n >= b->cap - b->len) /* also when cap == 0 */
+        buf_reserve(b, n);
+    if (n)
+        memcpy(b->data + b->len, s, n);
+    b->len += n;
+}
+
+static inline void buf_putc(struct buf *b, char c)
+{
+    if (b->cap - b->len < 2)
+        buf_reserve(b, 1);
+    b->data[b->len++] = c;
+}
+const char *buf_cstr(struct buf *b); /* NUL-terminates, returns data */
+void buf_free(struct buf *b);
+
+/* Opens `path` read-only if it is a regular file, else -1 with errno
+ * set (EINVAL for a FIFO, device or directory: a path named by a profile
+ * must neither block the run nor be read as an object). */
+int open_regular(const char *path);
+
+/* ---- hashmap.c ---- */
+/* Open-addressing hash map from a pair of 64-bit keys to a 32-bit value.
+ * One map type serves every lookup in the program: compressed-name ids,
+ * function identities (object, file, name) and call edges (caller, callee). */
+
+struct hashmap {
+    uint64_t *key_a;
+    uint64_t *key_b;
+    uint32_t *value;
+    uint8_t *used;
+    size_t capacity; /* power of two, or 0 */
+    size_t count;
+};
+
+void hashmap_init(struct hashmap *m);
+void hashmap_free(struct hashmap *m);
+void hashmap_clear(struct hashmap *m);
+/* Returns true and sets *value when the key exists. */
+bool hashmap_get(const struct hashmap *m, uint64_t a, uint64_t b, uint32_t *value);
+/* Inserts or overwrites. */
+void hashmap_put(struct hashmap *m, uint64_t a, uint64_t b, uint32_t value);
+/* Returns a pointer to the value slot, inserting `fresh` if absent;
+ * *inserted tells which happened. The pointer is valid until the next put. */
+uint32_t *hashmap_upsert(struct hashmap *m, uint64_t a, uint64_t b, uint32_t fresh,
+                         bool *inserted);
+
+uint64_t hash_bytes(const void *data, size_t len);
+uint64_t hash_mix(uint64_t a, uint64_t b);
+
+/* ---- strtab.c ---- */
+/* String interning: equal byte strings get the same small integer id.
+ * Strings live in one growing byte buffer, so memory is proportional to
+ * the number of distinct strings, however often they occur in the input. */
+
+struct strtab {
+    char *bytes;        /* all strings, each followed by a NUL */
+    size_t bytes_len, bytes_cap;
+    size_t *offset;     /* id -> start in bytes */
+    uint32_t *length;   /* id -> length */
+    uint32_t *hash;     /* id -> hash, to rehash and to reject mismatches fast */
+    size_t count, entries_cap;
+    uint32_t *slots;    /* open addressing: id + 1, 0 = empty */
+    size_t slot_cap;
+};
+
+void strtab_init(struct strtab *t);
+void strtab_free(struct strtab *t);
+uint32_t strtab_intern(struct strtab *t, const char *s, size_t len);
+/* Pointer is valid until the next intern. NUL-terminated. */
+static inline const char *strtab_str(const struct strtab *t, uint32_t id)
+{
+    return t->bytes + t->offset[id];
+}
+static inline size_t strtab_len(const struct strtab *t, uint32_t id)
+{
+    return t->length[id];
+}
+
+#endif

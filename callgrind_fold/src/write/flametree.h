@@ -1,0 +1,47 @@
+/* The tree of call stacks that a flame graph draws: one node per distinct
+ * stack prefix, children in the byte order of their frame text, stored
+ * in depth-first preorder (a node's subtree is [i, end[i])). Built from
+ * the summed stacks in one sort and one pass, without a hash lookup per
+ * frame: the stacks are sorted frame by frame, and each stack shares its
+ * common prefix with the one before it.
+ *
+ * Frames too narrow to draw are collapsed as soon as their subtree is
+ * complete: the subtree is dropped and runs of such siblings become one
+ * "merged" node holding their sum. So memory grows with the frames that
+ * are drawn, not with the number of distinct stacks. */
+#ifndef CF_FLAMETREE_H
+#define CF_FLAMETREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stacks/stacks.h"
+
+#define FLAME_ROOT_FRAME UINT32_MAX
+
+struct flame_tree {
+    size_t count;         /* nodes; node 0 is the root ("all") */
+    uint32_t *frame;      /* frame id in the stacks' frame table */
+    uint32_t *depth;      /* root 0 */
+    uint32_t *end;        /* one past the node's subtree */
+    uint64_t *value;      /* inclusive count */
+    uint32_t *merged;     /* 0, or how many narrow sibling frames this
+                             collapsed node stands for */
+    uint64_t *base;       /* inclusive count in the base profile, or NULL */
+    uint32_t max_depth;
+    size_t cap;           /* allocated nodes */
+};
+
+/* base_count: per stack id of s, its count in the base profile (--diff),
+ * or NULL. Stacks with both counts zero are left out. A frame is narrow,
+ * and collapsed, when value * scale < minwidth (scale: pixels per count)
+ * or when its value is 0 (it is only in the base profile). */
+void flame_build(struct flame_tree *t, const struct stacks *s, const uint64_t *base_count,
+                 double scale, double minwidth);
+static inline int flame_narrow(uint64_t value, double scale, double minwidth)
+{
+    return value == 0 || (double)value * scale < minwidth; /* 0: only in the base */
+}
+void flame_free(struct flame_tree *t);
+
+#endif

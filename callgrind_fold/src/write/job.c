@@ -1,0 +1,73 @@
+/* The helpers writers share about a job: default options, --format
+ * names, and what the counts are called. */
+#include "job.h"
+
+#include <string.h>
+
+void render_options_init(struct render_options *ro)
+{
+    memset(ro, 0, sizeof *ro);
+    ro->format = FORMAT_FOLDED;
+    ro->width = RENDER_DEFAULT_WIDTH;
+    ro->minwidth = RENDER_DEFAULT_MINWIDTH;
+    ro->colors = COLORS_NAME;
+    ro->node_thres = RENDER_DEFAULT_NODE_THRES;
+    ro->edge_thres = RENDER_DEFAULT_EDGE_THRES;
+}
+
+bool render_parse_format(const char *s, enum render_format *f)
+{
+    static const struct {
+        const char *name;
+        enum render_format format;
+    } names[] = {{"folded", FORMAT_FOLDED}, {"svg", FORMAT_SVG},
+                 {"flamegraph", FORMAT_SVG}, {"dot", FORMAT_DOT},
+                 {"png", FORMAT_PNG},       {"svg-graph", FORMAT_SVG_GRAPH},
+                 {"speedscope", FORMAT_SPEEDSCOPE}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(s, names[i].name) == 0) {
+            *f = names[i].format;
+            return true;
+        }
+    return false;
+}
+
+const char *render_countname(const struct render_job *job)
+{
+    if (job->ro->countname)
+        return job->ro->countname;
+    const struct fold_ctx *ctx = job->ctx;
+    const char *event = ctx->opt.event ? ctx->opt.event : ctx->default_event;
+    if (ctx->parts_read == 0 || !event)
+        return "samples"; /* folded stacks only: counts of unknown meaning */
+    static const char *const names[][2] = {
+        {"Ir", "instructions"},
+        {"Dr", "data reads"},
+        {"Dw", "data writes"},
+        {"I1mr", "I1 read misses"},
+        {"D1mr", "D1 read misses"},
+        {"D1mw", "D1 write misses"},
+        {"ILmr", "LL instruction read misses"},
+        {"DLmr", "LL data read misses"},
+        {"DLmw", "LL data write misses"},
+        {"I2mr", "L2 instruction read misses"},
+        {"D2mr", "L2 data read misses"},
+        {"D2mw", "L2 data write misses"},
+        {"Bc", "conditional branches"},
+        {"Bcm", "mispredicted conditional branches"},
+        {"Bi", "indirect branches"},
+        {"Bim", "mispredicted indirect branches"},
+        {"Ge", "global bus events"},
+        {"sysCount", "system calls"},
+        {"sysTime", "system call time"},
+        {"sysCpuTime", "system call CPU time"},
+        {"AcCost1", "L1 access cost"},
+        {"AcCost2", "L2 access cost"},
+        {"SpLoss1", "L1 spatial loss"},
+        {"SpLoss2", "L2 spatial loss"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(event, names[i][0]) == 0)
+            return names[i][1];
+    return event;
+}

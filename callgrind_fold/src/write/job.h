@@ -1,0 +1,62 @@
+/* What every writer is given: the options of the pictures (-f, --title,
+ * --width, ...) and the job (the profile's stacks, the --diff base, a name
+ * for titles), plus the helpers writers share about it (job.c). It depends
+ * on the stack model only (stacks/stacks.h): writers include this, never
+ * each other or the dispatcher (write.c). */
+#ifndef CF_WRITE_JOB_H
+#define CF_WRITE_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stacks/stacks.h"
+
+enum render_format {
+    FORMAT_FOLDED,      /* the default: folded stacks (or diff lines) */
+    FORMAT_SVG,         /* interactive flame graph */
+    FORMAT_DOT,         /* call graph, graphviz source */
+    FORMAT_PNG,         /* call graph rendered by graphviz */
+    FORMAT_SVG_GRAPH,   /* call graph rendered by graphviz, as SVG */
+    FORMAT_SPEEDSCOPE   /* speedscope JSON, one sampled profile */
+};
+
+enum color_scheme { COLORS_NAME, COLORS_OBJ };
+
+struct render_options {
+    enum render_format format;
+    const char *title;        /* NULL: a default */
+    const char *subtitle;     /* NULL: none */
+    const char *countname;    /* NULL: derived from the event */
+    double width;             /* SVG width in pixels */
+    double minwidth;          /* narrower frames are merged (pixels) */
+    bool inverted;            /* icicle graph: roots at the top */
+    enum color_scheme colors;
+    double node_thres;        /* DOT: percent of the total */
+    double edge_thres;
+    const char *diff_base;    /* --diff BASE, or NULL */
+};
+
+#define RENDER_DEFAULT_WIDTH 1200.0
+#define RENDER_DEFAULT_MINWIDTH 0.1
+#define RENDER_DEFAULT_NODE_THRES 0.5
+#define RENDER_DEFAULT_EDGE_THRES 0.1
+
+void render_options_init(struct render_options *ro);
+/* Parse a --format value; false if unknown. */
+bool render_parse_format(const char *s, enum render_format *f);
+
+/* Everything a writer may need. `base` is the --diff BASE profile or NULL;
+ * `ctx` the profile (the new one with --diff). */
+struct render_job {
+    const struct render_options *ro;
+    struct fold_ctx *ctx;
+    struct fold_ctx *base;
+    const char *name;         /* first input's name, for titles */
+};
+
+/* "instructions" for Ir, "D1 read misses" for D1mr, ...; "samples" when
+ * the input was only folded stacks. Never NULL. */
+const char *render_countname(const struct render_job *job);
+
+#endif

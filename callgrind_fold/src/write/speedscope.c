@@ -1,0 +1,75 @@
+#include "speedscope.h"
+#include "textout.h"
+#include "util/util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_INDEX UINT32_MAX
+
+static const uint32_t *path_of(const struct stacks *s, uint32_t id, size_t *n)
+{
+    *n = strtab_len(&s->paths, id) / sizeof(uint32_t);
+    return (const uint32_t *)(const void *)strtab_str(&s->paths, id);
+}
+
+int speedscope_write(const struct render_job *job, FILE *out)
+{
+    const struct stacks *s = &job->ctx->out;
+    const char *name = job->ro->title ? job->ro->title : job->name;
+    size_t n;
+    uint32_t *order = stacks_sorted(s, NULL, &n);
+
+    /* Frames in order of first use. */
+    uint32_t *index = xmalloc((s->frames.count ? s->frames.count : 1) * sizeof *index);
+    for (size_t f = 0; f < s->frames.count; f++)
+        index[f] = NO_INDEX;
+    uint32_t *used = xmalloc((s->frames.count ? s->frames.count : 1) * sizeof *used);
+    uint32_t nused = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t nf;
+        const uint32_t *f = path_of(s, order[i], &nf);
+        for (size_t k = 0; k < nf; k++)
+            if (index[f[k]] == NO_INDEX) {
+                index[f[k]] = nused;
+                used[nused++] = f[k];
+            }
+    }
+
+    struct textout o;
+    to_init(&o, out);
+    to_puts(&o, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n");
+    to_puts(&o, "\"exporter\":\"callgrind_fold\",\n\"name\":\"");
+    to_json(&o, name, strlen(name));
+    to_puts(&o, "\",\n\"activeProfileIndex\":0,\n\"shared\":{\"frames\":[");
+    for (uint32_t i = 0; i < nused; i++) {
+        to_puts(&o, i ? ",\n{\"name\":\"" : "\n{\"name\":\"");
+        to_json(&o, strtab_str(&s->frames, used[i]), strtab_len(&s->frames, used[i]));
+        to_puts(&o, "\"}");
+    }
+    to_puts(&o, "]},\n\"profiles\":[{\"type\":\"sampled\",\"name\":\"");
+    to_json(&o, name, strlen(name));
+    const char *unit = render_countname(job);
+    to_puts(&o, " (");
+    to_json(&o, unit, strlen(unit));
+    to_printf(&o, ")\",\"unit\":\"none\",\"startValue\":0,\"endValue\":%" PRIu64 ",\n"
+              "\"samples\":[", s->total);
+    for (size_t i = 0; i < n; i++) {
+        size_t nf;
+        const uint32_t *f = path_of(s, order[i], &nf);
+        to_puts(&o, i ? ",\n[" : "\n[");
+        for (size_t k = 0; k < nf; k++)
+            to_printf(&o, k ? ",%" PRIu32 : "%" PRIu32, index[f[k]]);
+        to_puts(&o, "]");
+    }
+    to_puts(&o, "],\n\"weights\":[");
+    for (size_t i = 0; i < n; i++)
+        to_printf(&o, i ? ",%" PRIu64 : "%" PRIu64, s->count[order[i]]);
+    to_puts(&o, "]}]}\n");
+
+    free(index);
+    free(used);
+    free(order);
+    return to_finish(&o);
+}

@@ -1,0 +1,40 @@
+/* Buffered text output with the escaping every picture format needs:
+ * XML (SVG), JSON (speedscope) and DOT strings. Names come from profiles
+ * and may hold any byte: invalid UTF-8 and control characters are written
+ * as U+FFFD, so the output is always valid UTF-8 in its format. */
+#ifndef CF_TEXTOUT_H
+#define CF_TEXTOUT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "util/util.h"
+
+struct textout {
+    FILE *f;
+    struct buf b;
+    int error;          /* a write failed (errno kept) */
+};
+
+void to_init(struct textout *t, FILE *f);
+/* Flushes and frees; returns 0 or -1 if any write failed. */
+int to_finish(struct textout *t);
+void to_put(struct textout *t, const char *s, size_t n);
+void to_puts(struct textout *t, const char *s);
+void to_printf(struct textout *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Escaped text of s[0..n), at most max_chars characters (then "..."),
+ * 0 for no limit. */
+void to_xml(struct textout *t, const char *s, size_t n, size_t max_chars);
+void to_json(struct textout *t, const char *s, size_t n);
+void to_dot(struct textout *t, const char *s, size_t n, size_t max_chars);
+
+/* Decodes one character at s[i] (i < n): returns its length in bytes and
+ * sets *cp, or returns 1 with *cp = 0xFFFD for an invalid byte. */
+size_t utf8_decode(const char *s, size_t n, size_t i, unsigned *cp);
+/* Number of characters (as utf8_decode counts them). */
+size_t utf8_chars(const char *s, size_t n);
+
+#endif

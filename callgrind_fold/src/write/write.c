@@ -1,0 +1,84 @@
+/* render_write: the writer for the chosen format (see write.h). */
+#include "write.h"
+#include "diff.h"
+#include "dot.h"
+#include "flamesvg.h"
+#include "flametree.h"
+#include "gvrender.h"
+#include "stacks/stacks.h"
+#include "speedscope.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int write_svg(const struct render_job *job, const uint64_t *base_count, FILE *out)
+{
+    struct flame_tree tree;
+    flame_build(&tree, &job->ctx->out, base_count,
+                flamesvg_scale(job->ro, job->ctx->out.total), job->ro->minwidth);
+    struct flamesvg_input in = {
+        .ro = job->ro,
+        .tree = &tree,
+        .stacks = &job->ctx->out,
+        .countname = render_countname(job),
+    };
+    if (job->ctx->arcs) {
+        in.objects.object = job->ctx->arcs->object;
+        in.objects.count = job->ctx->arcs->nobject;
+        in.objects.names = &job->ctx->names;
+    }
+    int rc = flamesvg_write(&in, out);
+    flame_free(&tree);
+    return rc;
+}
+
+static int write_graph_image(const struct render_job *job, const char *format, FILE *out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        out_of_memory();
+    int rc = dot_write(job, mem);
+    if (fclose(mem) != 0 || rc != 0) {
+        free(text);
+        out_of_memory();
+    }
+    char err[512];
+    rc = gv_render(text, len, format, out, err, sizeof err);
+    if (rc == -2)
+        fprintf(stderr, "callgrind_fold: %s\n", err);
+    free(text);
+    return rc;
+}
+
+int render_write(const struct render_job *job, FILE *out)
+{
+    uint64_t *base_count = job->base ? diff_align(job->ctx, job->base) : NULL;
+    int rc;
+    switch (job->ro->format) {
+    case FORMAT_SVG:
+        rc = write_svg(job, base_count, out);
+        break;
+    case FORMAT_DOT:
+        rc = dot_write(job, out);
+        break;
+    case FORMAT_PNG:
+        rc = write_graph_image(job, "png", out);
+        break;
+    case FORMAT_SVG_GRAPH:
+        rc = write_graph_image(job, "svg", out);
+        break;
+    case FORMAT_SPEEDSCOPE:
+        rc = speedscope_write(job, out);
+        break;
+    case FORMAT_FOLDED:
+    default:
+        rc = base_count ? diff_write_folded(&job->ctx->out, base_count, out)
+                        : stacks_write(&job->ctx->out, out);
+        break;
+    }
+    free(base_count);
+    return rc;
+}

@@ -1,0 +1,28 @@
+/* write/: the last stage. Stacks in, the chosen output format out.
+ *
+ * Takes: the run's struct fold_ctx (stacks/stacks.h: the summed stacks,
+ * the event, the call arcs when kept) in a struct render_job with the
+ * options (job.h), and for --diff the base profile's.
+ * Hands on: bytes on the output stream, one writer per format:
+ *   folded stacks    stacks_write (stacks/) and diff.c ("stack before after")
+ *   svg              flametree.c (the tree of frames, narrow ones merged)
+ *                    then flamesvg.c, with flamegraph.js/.css embedded and
+ *                    colors.c
+ *   dot, png, svg-graph  dot.c (DOT from the call arcs, colors.c), drawn
+ *                    by gvrender.c (libgvc or the dot program)
+ *   speedscope       speedscope.c (JSON)
+ * textout.c is the buffered output with XML/JSON/DOT escaping they share.
+ * write.c (render_write) only chooses the writer; every writer depends on
+ * job.h and the stack model, none on another writer. */
+#ifndef CF_WRITE_WRITE_H
+#define CF_WRITE_WRITE_H
+
+#include <stdio.h>
+
+#include "job.h"
+
+/* Writes the output in the chosen format. Returns 0, -1 on a write error
+ * (errno set), or -2 after printing its own message (e.g. no graphviz). */
+int render_write(const struct render_job *job, FILE *out);
+
+#endif
