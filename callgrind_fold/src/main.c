@@ -1,13 +1,24 @@
 /* callgrind_fold: folded stacks (for flame graphs) from callgrind profiles.
- * This file is only the command line; see README.md for the method. */
+ *
+ * This file is the command line and the pipeline, one stage per folder:
+ *
+ *   read/     inputs (callgrind.out, folded trees, folded text) -> parts
+ *   inline/   optional (--inline): each part's costs split by the
+ *             functions inlined at their addresses, from DWARF
+ *   stacks/   a part's call graph -> folded stacks, exact or estimated
+ *   write/    the stacks -> folded text, SVG, DOT/graphviz, speedscope, diff
+ *   util/     allocation, buffers, hash map, string interning
+ *
+ * Options are parsed here with getopt_long, from one table (the pictures'
+ * options included); see README.md for the method. */
 #include "inline/inline.h"
 #include "read/read.h"
 #include "stacks/stacks.h"
 #include "util/util.h"
 #include "write/write.h"
-#include "write/render_cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +85,34 @@ static const char usage_text[] =
     "Exit status: 0 success, 1 usage error, 2 unreadable or malformed input\n"
     "(reported as FILE:LINE: message), 3 output error or out of memory.\n";
 
+static const char render_usage_text[] =
+    "\n"
+    "Pictures (instead of folded stacks):\n"
+    "  -f, --format=FMT   folded (default), svg (interactive flame graph),\n"
+    "                     speedscope (JSON for speedscope.app), dot (call graph\n"
+    "                     for graphviz), png or svg-graph (that call graph drawn\n"
+    "                     by graphviz: the libgvc library or the dot program)\n"
+    "  --title=TEXT       title of the picture\n"
+    "  --subtitle=TEXT    second line under the title (svg, dot)\n"
+    "  --width=PX         width of the flame graph (default 1200)\n"
+    "  --minwidth=PX      frames narrower than this are merged into one\n"
+    "                     \"(merged)\" frame per parent, drawn after its other\n"
+    "                     children, so widths still add up (default 0.1)\n"
+    "  --inverted         icicle graph: roots at the top\n"
+    "  --countname=TEXT   what the counts are (default from the event, e.g.\n"
+    "                     \"instructions\" for Ir; \"samples\" for folded input)\n"
+    "  --colors=name|obj  flame colours from the frame name (default), or by\n"
+    "                     object: the program warm, libc and C++ runtime blue,\n"
+    "                     loader and valgrind preloads purple, other libraries\n"
+    "                     green (needs --frame=fn+obj or a callgrind.out input)\n"
+    "  --node-thres=PCT   dot: leave out functions below PCT% of the total\n"
+    "                     (default 0.5)\n"
+    "  --edge-thres=PCT   dot: leave out calls below PCT% (default 0.1)\n"
+    "  --diff=BASE        compare with the profile BASE (callgrind.out or\n"
+    "                     folded): \"stack before after\" lines, or with -f svg\n"
+    "                     a flame graph sized by FILE (the new profile),\n"
+    "                     red where it grew and blue where it shrank\n";
+
 static uint64_t parse_part(const char *s)
 {
     if (strcmp(s, "all") == 0)
@@ -86,6 +125,90 @@ static uint64_t parse_part(const char *s)
     if (errno || *end || v == 0)
         usage_error("--part wants a number >= 1 or 'all', not '%s'", s);
     return v;
+}
+
+static double number(const char *v, const char *option, double min, double max)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (!*v || *end || errno || !(d >= min && d <= max)) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "%s wants a number from %g to %g, not '%%s'", option, min,
+                 max);
+        usage_error(msg, v);
+    }
+    return d;
+}
+
+static const char *text(const char *v, const char *option)
+{
+    if (!*v)
+        usage_error("%s wants a non-empty text", option);
+    return v;
+}
+
+/* Every option, in one table. Options without a short form get codes
+ * above 255. */
+enum {
+    OPT_EVENT = 256, OPT_PART, OPT_RESOLUTION, OPT_FRAME, OPT_KEEP_CLONES,
+    OPT_INLINE, OPT_DEBUG_DIR, OPT_INLINE_CACHE,
+    OPT_TITLE, OPT_SUBTITLE, OPT_WIDTH, OPT_MINWIDTH, OPT_INVERTED,
+    OPT_COUNTNAME, OPT_COLORS, OPT_NODE_THRES, OPT_EDGE_THRES, OPT_DIFF
+};
+
+static const struct option long_options[] = {
+    {"event", required_argument, NULL, OPT_EVENT},
+    {"part", required_argument, NULL, OPT_PART},
+    {"output", required_argument, NULL, 'o'},
+    {"frame", required_argument, NULL, OPT_FRAME},
+    {"resolution", required_argument, NULL, OPT_RESOLUTION},
+    {"keep-clones", no_argument, NULL, OPT_KEEP_CLONES},
+    {"inline", no_argument, NULL, OPT_INLINE},
+    {"debug-dir", required_argument, NULL, OPT_DEBUG_DIR},
+    {"inline-cache", required_argument, NULL, OPT_INLINE_CACHE},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    /* pictures (write/) */
+    {"format", required_argument, NULL, 'f'},
+    {"title", required_argument, NULL, OPT_TITLE},
+    {"subtitle", required_argument, NULL, OPT_SUBTITLE},
+    {"width", required_argument, NULL, OPT_WIDTH},
+    {"minwidth", required_argument, NULL, OPT_MINWIDTH},
+    {"inverted", no_argument, NULL, OPT_INVERTED},
+    {"countname", required_argument, NULL, OPT_COUNTNAME},
+    {"colors", required_argument, NULL, OPT_COLORS},
+    {"node-thres", required_argument, NULL, OPT_NODE_THRES},
+    {"edge-thres", required_argument, NULL, OPT_EDGE_THRES},
+    {"diff", required_argument, NULL, OPT_DIFF},
+    {NULL, 0, NULL, 0}};
+
+/* '-': operands come back in order as code 1, so options and files can
+ * be mixed and every option is seen where it stands; ':': a missing value
+ * is reported as ':'. */
+static const char short_options[] = "-:ho:f:V";
+
+/* getopt_long also takes unique abbreviations (--eve) and grouped short
+ * options (-hV); callgrind_fold never did, and its messages name the
+ * argument as written. So each option getopt returns is checked against
+ * the argument it came from, argv[at]: the whole name, as "-x", "-xVALUE"
+ * (value options), "--name" or "--name=VALUE". Returns the option's
+ * spelling for messages. */
+static const char *spelled(char **argv, int at, int c)
+{
+    const char *arg = argv[at];
+    if (arg[0] == '-' && arg[1] == '-') {
+        for (const struct option *o = long_options; o->name; o++) {
+            size_t n = strlen(o->name);
+            if (o->val == c && strncmp(arg + 2, o->name, n) == 0 &&
+                (arg[2 + n] == '\0' || (arg[2 + n] == '=' && o->has_arg != no_argument)))
+                return arg;
+        }
+        usage_error("unknown option '%s'", arg);
+    }
+    if (arg[0] != '-' || arg[1] != c || (arg[2] != '\0' && c != 'o' && c != 'f'))
+        usage_error("unknown option '%s'", arg);
+    return arg;
 }
 
 /* FILE:LINE: message, with bytes that could upset a terminal shown as '?'. */
@@ -128,79 +251,138 @@ int main(int argc, char **argv)
     const char *output = NULL;
     const char **inputs = xmalloc((size_t)argc * sizeof *inputs);
     size_t ninputs = 0;
-    bool options_done = false;
     struct render_options ro;        /* pictures: -f, --title, --diff, ... */
     render_options_init(&ro);
     bool want_inline = false;        /* --inline */
     static struct buf debug_dirs;    /* --debug-dir values, ':'-separated */
     const char *inline_cache = NULL; /* --inline-cache; NULL: the default */
 
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *v;
-        if (options_done || arg[0] != '-' || strcmp(arg, "-") == 0) {
-            inputs[ninputs++] = arg;
-        } else if (strcmp(arg, "--") == 0) {
-            options_done = true;
-        } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+    opterr = 0;
+    for (;;) {
+        int at = optind;
+        int c = getopt_long(argc, argv, short_options, long_options, NULL);
+        if (c == -1)
+            break;
+        if (c == 1) { /* a file, or "-" */
+            inputs[ninputs++] = optarg;
+            continue;
+        }
+        if (c == '?')
+            usage_error("unknown option '%s'", argv[at]);
+        const char *arg = spelled(argv, at, c == ':' ? optopt : c);
+        const char *v = optarg;
+        if (c == ':')
+            usage_error("option '%s' needs a value", arg);
+        switch (c) {
+        case 'h':
             free(inputs);
             fputs(usage_text, stdout);
             fputs(render_usage_text, stdout);
             return fflush(stdout) == 0 ? 0 : EXIT_OUTPUT;
-        } else if (strcmp(arg, "-V") == 0 || strcmp(arg, "--version") == 0) {
+        case 'V':
             free(inputs);
             puts("callgrind_fold " VERSION);
             return fflush(stdout) == 0 ? 0 : EXIT_OUTPUT;
-        } else if (strcmp(arg, "--inline") == 0) {
+        case OPT_INLINE:
             want_inline = true;
-        } else if ((v = option_value(arg, "--debug-dir", &i, argc, argv))) {
+            break;
+        case OPT_DEBUG_DIR:
             if (!*v || strchr(v, ':'))
                 usage_error("--debug-dir wants a directory name without ':', not '%s'", v);
             if (debug_dirs.len)
                 buf_putc(&debug_dirs, ':');
             buf_append(&debug_dirs, v, strlen(v));
-        } else if ((v = option_value(arg, "--inline-cache", &i, argc, argv))) {
+            break;
+        case OPT_INLINE_CACHE:
             if (!*v)
                 usage_error("%s", "--inline-cache wants a directory or 'no'");
             inline_cache = v;
-        } else if (strcmp(arg, "--keep-clones") == 0) {
+            break;
+        case OPT_KEEP_CLONES:
             opt.style.keep_clones = true;
-        } else if ((v = option_value(arg, "--event", &i, argc, argv))) {
+            break;
+        case OPT_EVENT:
             if (!*v)
                 usage_error("%s", "--event wants an event name");
             opt.event = v;
-        } else if ((v = option_value(arg, "--part", &i, argc, argv))) {
+            break;
+        case OPT_PART:
             opt.part = parse_part(v);
-        } else if ((v = option_value(arg, "--resolution", &i, argc, argv))) {
+            break;
+        case OPT_RESOLUTION: {
             char *end;
             errno = 0;
             unsigned long long r = strtoull(v, &end, 10);
             if (*v < '0' || *v > '9' || *end || errno)
                 usage_error("--resolution wants a whole number, not '%s'", v);
             opt.resolution = r;
-        } else if ((v = option_value(arg, "--frame", &i, argc, argv))) {
+            break;
+        }
+        case OPT_FRAME:
             if (strcmp(v, "fn") == 0)
                 opt.style.with_object = false;
             else if (strcmp(v, "fn+obj") == 0)
                 opt.style.with_object = true;
             else
                 usage_error("--frame wants 'fn' or 'fn+obj', not '%s'", v);
-        } else if ((v = option_value(arg, "--output", &i, argc, argv)) ||
-                   (v = option_value(arg, "-o", &i, argc, argv))) {
+            break;
+        case 'o':
+            if (strncmp(arg, "-o=", 3) == 0) /* "-o=FILE" was always FILE */
+                v++;
             if (!*v)
                 usage_error("%s", "-o wants a file name");
             output = v;
-        } else if (strncmp(arg, "-o", 2) == 0) {
-            output = arg + 2;
-        } else if (render_option(&i, argc, argv, &ro)) {
-            /* a picture option (render_cli.c) */
-        } else {
+            break;
+        case 'f':
+            if (!render_parse_format(v, &ro.format))
+                usage_error("--format wants folded, svg, speedscope, dot, png or svg-graph, not '%s'", v);
+            break;
+        case OPT_TITLE:
+            ro.title = text(v, "--title");
+            break;
+        case OPT_SUBTITLE:
+            ro.subtitle = text(v, "--subtitle");
+            break;
+        case OPT_COUNTNAME:
+            ro.countname = text(v, "--countname");
+            break;
+        case OPT_WIDTH:
+            ro.width = number(v, "--width", 100, 1000000);
+            break;
+        case OPT_MINWIDTH:
+            ro.minwidth = number(v, "--minwidth", 0, 1000000);
+            break;
+        case OPT_NODE_THRES:
+            ro.node_thres = number(v, "--node-thres", 0, 100);
+            break;
+        case OPT_EDGE_THRES:
+            ro.edge_thres = number(v, "--edge-thres", 0, 100);
+            break;
+        case OPT_INVERTED:
+            ro.inverted = true;
+            break;
+        case OPT_COLORS:
+            if (strcmp(v, "name") == 0)
+                ro.colors = COLORS_NAME;
+            else if (strcmp(v, "obj") == 0)
+                ro.colors = COLORS_OBJ;
+            else
+                usage_error("--colors wants 'name' or 'obj', not '%s'", v);
+            break;
+        case OPT_DIFF:
+            ro.diff_base = text(v, "--diff");
+            break;
+        default:
             usage_error("unknown option '%s'", arg);
         }
     }
+    while (optind < argc) /* after "--" */
+        inputs[ninputs++] = argv[optind++];
     if (ninputs == 0)
         inputs[ninputs++] = "-";
-    render_check_options(&ro);
+    if (ro.diff_base && ro.format != FORMAT_FOLDED && ro.format != FORMAT_SVG)
+        usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph; "
+                  "not other formats");
 
     struct fold_ctx ctx;
     fold_init(&ctx, &opt);

@@ -117,20 +117,6 @@ _Noreturn void usage_error(const char *fmt, const char *arg)
     exit(EXIT_USAGE);
 }
 
-const char *option_value(const char *arg, const char *name, int *i, int argc, char **argv)
-{
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0)
-        return NULL;
-    if (arg[n] == '=')
-        return arg + n + 1;
-    if (arg[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc)
-        usage_error("option '%s' needs a value", name);
-    return argv[++*i];
-}
-
 int open_regular(const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);

@@ -25,10 +25,6 @@ enum {
  * a hint at --help, exit with EXIT_USAGE. */
 _Noreturn void usage_error(const char *fmt, const char *arg);
 
-/* "--name=value" or "--name value": the value, or NULL if `arg` is not
- * this option; a missing value is a usage error. */
-const char *option_value(const char *arg, const char *name, int *i, int argc, char **argv);
-
 /* Allocation failure is not recoverable for a command line tool:
  * these print a message and exit with EXIT_OUTPUT. */
 _Noreturn void out_of_memory(void);
