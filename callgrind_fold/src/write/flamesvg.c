@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FONT_SIZE 12
+#define FONT_SIZE 12 /* also in flamegraph.css, with FONT_SIZE + 5 */
 #define FRAME_HEIGHT 16
 #define XPAD 10
 #define FONT_WIDTH 0.59
@@ -167,21 +167,11 @@ static void put_header(struct textout *o, const struct flamesvg_input *in, doubl
               "<stop stop-color=\"%s\" offset=\"5%%\"/><stop stop-color=\"%s\" "
               "offset=\"95%%\"/></linearGradient></defs>\n",
               "#eeeeee", in->tree->base ? "#e0e0ff" : "#eeeeb0");
-    to_printf(o, "<style type=\"text/css\">\n"
-              "text { font-family: Verdana, sans-serif; font-size: %dpx; fill: #000; }\n"
-              "#title { text-anchor: middle; font-size: %dpx; }\n"
-              "#subtitle { text-anchor: middle; fill: #555; }\n"
-              "#search, #unzoom { cursor: pointer; opacity: 0.8; }\n"
-              "#search:hover, #unzoom:hover { opacity: 1; }\n"
-              "#matched { text-anchor: end; }\n"
-              "#frames g { cursor: pointer; }\n"
-              "#frames text { pointer-events: none; }\n"
-              "#frames g:hover rect { stroke: #000; stroke-width: 0.5; }\n"
-              ".hide { display: none; }\n"
-              ".parent { opacity: 0.5; }\n"
-              "</style>\n", FONT_SIZE, FONT_SIZE + 5);
+    to_puts(o, "<style type=\"text/css\">\n");
+    to_puts(o, flamegraph_css);
+    to_puts(o, "</style>\n");
     to_puts(o, "<script type=\"text/ecmascript\"><![CDATA[\n");
-    to_puts(o, flamesvg_script);
+    to_puts(o, flamegraph_js);
     to_puts(o, "]]></script>\n");
     to_printf(o, "<rect x=\"0\" y=\"0\" width=\"%g\" height=\"%g\" fill=\"url(#background)\"/>\n",
               w, height);

@@ -37,6 +37,9 @@ double flamesvg_scale(const struct render_options *ro, uint64_t total);
 /* Returns 0 or -1 on a write error. */
 int flamesvg_write(const struct flamesvg_input *in, FILE *out);
 
-extern const char flamesvg_script[];
+/* flamegraph.js and flamegraph.css, made C strings by the Makefile
+ * (tools/embed.sh; in obj/gen/). */
+extern const char flamegraph_js[];
+extern const char flamegraph_css[];
 
 #endif
