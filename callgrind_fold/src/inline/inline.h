@@ -1,13 +1,54 @@
-/* --inline: expand each frame into the chain of functions inlined at the
- * cost's instruction address, read from the object's DWARF with libdw.
+/* inline/: the optional stage between reading and stacking (--inline).
+ * Expands each frame into the chain of functions inlined at the cost's
+ * instruction address, read from the object's DWARF.
  *
- * The reader records, per part, the cost of every (function, address)
- * and every (function, call-site address, callee) instead of adding it
- * to the call graph; at the end of the part inline_apply() resolves the
- * addresses and adds the costs to the graph, where code inlined into a
- * function X becomes a chain of child nodes X -> "a [inlined]" ->
- * "b [inlined]" that only X calls. The stack builder then treats them as
- * ordinary callees, so exactness and the sum invariant are unchanged. */
+ * Takes: per part, from the reader (read/parse.c), the cost of every
+ * (function, address) and every (function, call-site address, callee)
+ * instead of adding it to the call graph (inline_self, inline_call).
+ * Hands on: at the end of the part inline_apply() resolves the addresses
+ * and adds the costs to the part's struct profile (stacks/stacks.h), where
+ * code inlined into a function X becomes a chain of child nodes X ->
+ * "a [inlined]" -> "b [inlined]" that only X calls. The stack builder then
+ * treats them as ordinary callees, so exactness and the sum invariant are
+ * unchanged.
+ *
+ * The files, in the order an address meets them:
+ *   inline.c      the context, the records of a part, the final report
+ *   apply.c       inline_apply: objects opened, addresses resolved to
+ *                 chains, chains into the call graph
+ *   objects.c     opening an object (libdwfl) and its units' ranges;
+ *     debugfile.c   separate debug files by build-id and debuglink
+ *     dwarfimage.c  compressed DWARF inflated into an image of the needed
+ *                   sections, kept in the cache (cachedir.c) by build-id
+ *     prefetch.c    those images made on a worker thread while the
+ *                   profile is read
+ *     aranges.c     .debug_aranges and unit headers read directly
+ *   bias.c        the load bias, from the ELF symbol tables
+ *   scopes.c      a unit's index of functions, a function's scope tree,
+ *                 flattened for lookup; the tree of the function at pc
+ *   dieread.c     the direct DIE reader the trees are built with
+ *   names.c       frame names (demangled) and interned chains of frames
+ *   indexcache.c  unit indexes kept in the cache directory
+ *   internal.h    the structures and functions these files share
+ *
+ * Why DIEs are read directly and not only through libdw: walking DIEs
+ * through libdw (dwarf_child, dwarf_siblingof, dwarf_getattrs) costs about
+ * 1,000 instructions a DIE, and a function's tree visits every parameter,
+ * variable and call site in it. dieread.c decodes the DIEs of plain units
+ * (DWARF 2 to 5 compile units of the file itself, what gcc and clang write
+ * without -gsplit-dwarf) from each unit's abbreviation table, reading the
+ * few attributes a scope needs and stepping over the rest by their forms'
+ * sizes: about a tenth of libdw's instructions (README.md, "DIEs read
+ * directly"; bench/inline-bench.sh times --inline as a whole). It is a
+ * fast path, never the only one: whatever it does not handle (split
+ * units, supplementary files, an unknown form, bad offsets) goes through
+ * libdw, for that unit or function. CALLGRIND_FOLD_DIE_READER=libdw or
+ * =direct picks one reader with no fallback, for tests. The other readers
+ * of our own (aranges.c, dwarfimage.c) exist for the same reason: each
+ * replaced libdw work that the benchmark showed to dominate.
+ *
+ * Failures never fail the run: an object that cannot be used is left
+ * unexpanded and reported once (inline_report). */
 #ifndef CF_INLINE_H
 #define CF_INLINE_H
 

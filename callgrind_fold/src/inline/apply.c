@@ -1,0 +1,225 @@
+/* --inline: applying the frames. At the end of a part, inline_apply
+ * opens the objects its addresses fall in (first those whose debug file
+ * the prefetch thread is done with), finds each self cost's and each
+ * call's chain of inlined frames (resolve), and adds the costs to the
+ * part's call graph under chains of "NAME [inlined]" child nodes. */
+#include "internal.h"
+#include "prefetch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Chain of inlined frames at address addr of object oi, interned. */
+static uint32_t resolve(struct inline_ctx *ix, uint32_t oi, uint64_t addr,
+                        struct strtab *names)
+{
+    struct object *o = &ix->objects[oi];
+    if (o->state != OBJ_OK) {
+        bool inserted;
+        hashmap_upsert(&ix->lost, oi, addr, 0, &inserted);
+        if (inserted)
+            o->lost_addrs++;
+        return ix->empty_chain;
+    }
+    uint64_t pc = addr - o->bias + o->elf_bias - o->dwarf_bias;
+    if (pc - o->run_lo < o->run_hi - o->run_lo)
+        return o->run_chain;
+    struct scope_tree *t = function_tree(ix, o, pc);
+    uint32_t node = t ? scope_at(t, pc) : 0;
+    if (node == 0)
+        return ix->empty_chain;
+    o->run_chain = chain_of(ix, o, t, node, names);
+    o->run_lo = t->flat[t->last].lo; /* scope_at's interval */
+    o->run_hi = t->flat[t->last].hi;
+    return o->run_chain;
+}
+
+/* ---- into the call graph ---- */
+
+/* The node for code of `node` inlined along `chain`, created with its
+ * parents as needed; `cost` is added to every call along the way. */
+static bool chain_node(struct inline_ctx *ix, struct profile *p, uint32_t node,
+                       uint32_t chain, uint64_t cost, uint32_t *out)
+{
+    size_t n = strtab_len(&ix->chains, chain) / sizeof(uint32_t);
+    const char *bytes = strtab_str(&ix->chains, chain);
+    uint32_t cur = node;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t frame;
+        memcpy(&frame, bytes + i * sizeof frame, sizeof frame);
+        bool inserted;
+        uint32_t *slot = hashmap_upsert(&ix->child_index, cur, frame, (uint32_t)p->nnodes,
+                                        &inserted);
+        uint32_t child = *slot;
+        if (inserted) {
+            if (p->nnodes >= UINT32_MAX - 1)
+                out_of_memory();
+            GROW(p->nodes, p->nodes_cap, p->nnodes);
+            struct fn_node *fn = &p->nodes[p->nnodes];
+            memset(fn, 0, sizeof *fn);
+            fn->name = frame;
+            fn->object = p->nodes[node].object;
+            fn->file = p->nodes[node].file;
+            fn->defined = true;
+            p->nnodes++;
+        }
+        if (!profile_add_call(p, cur, child, cost))
+            return false;
+        cur = child;
+    }
+    *out = cur;
+    return true;
+}
+
+/* Opens the objects of this part not opened yet (obj[i]: function i's
+ * object, lowest[i] its lowest address), and finds their biases. With
+ * `ready_only`, only those whose debug file the prefetch thread is done
+ * with (or never had): the others can wait while these are used. */
+static void open_objects(struct inline_ctx *ix, struct profile *p, struct strtab *names,
+                         const uint32_t *obj, const uint64_t *lowest, size_t n0,
+                         bool ready_only)
+{
+    struct sample *samples = xmalloc(BIAS_SAMPLES * sizeof *samples);
+    for (size_t oi = 0; oi < ix->nobjects; oi++) {
+        struct object *o = &ix->objects[oi];
+        const char *path = strtab_str(names, o->name);
+        if (o->state != OBJ_NEW || (ready_only && !prefetch_claim(ix->prefetch, path)))
+            continue;
+        size_t used = 0;
+        for (size_t i = 0; i < n0 && !used; i++)
+            used = obj[i] == oi;
+        if (!used)
+            continue;
+        open_object(ix, o, path);
+        if (o->state != OBJ_OK)
+            continue;
+        /* The bias, from the first address of up to BIAS_SAMPLES
+         * functions with symbols. */
+        size_t ns = 0;
+        for (size_t i = 0; i < n0 && ns < BIAS_SAMPLES; i++) {
+            if (obj[i] != oi)
+                continue;
+            const char *name = strtab_str(names, p->nodes[i].name);
+            size_t len = frame_base_length(name, strtab_len(names, p->nodes[i].name));
+            if (len == 0 || strncmp(name, "0x", 2) == 0 || name[0] == '(')
+                continue; /* no symbol: "0x0000000000401000", "(below main)" */
+            samples[ns++] = (struct sample){name, len, lowest[i]};
+        }
+        find_bias(ix, o, samples, ns);
+    }
+    free(samples);
+}
+
+int inline_apply(struct inline_ctx *ix, struct profile *p, struct strtab *names,
+                 bool expand, char *err, size_t errlen)
+{
+    if (!expand) {
+        bool ok = true;
+        for (size_t i = 0; i < ix->nselfs && ok; i++)
+            ok = profile_add_self(p, ix->selfs[i].node, ix->selfs[i].cost);
+        for (size_t i = 0; i < ix->ncalls && ok; i++) {
+            ok = profile_add_call(p, ix->calls[i].node, ix->calls[i].callee,
+                                  ix->calls[i].cost);
+            profile_add_call_count(p, ix->calls[i].node, ix->calls[i].callee,
+                                   ix->calls[i].calls);
+        }
+        if (!ok)
+            snprintf(err, errlen, "cost sum overflows 64 bits");
+        return ok ? 0 : -1;
+    }
+    size_t n0 = p->nnodes;
+    /* Names as callgrind wrote them: mangled with --demangle=no. */
+    for (size_t i = 0; i < n0 && !ix->mangled_names; i++)
+        if (strncmp(strtab_str(names, p->nodes[i].name), "_Z", 2) == 0)
+            ix->mangled_names = true;
+
+    /* Objects used in this part, and the lowest address of each function. */
+    uint64_t *lowest = xmalloc((n0 ? n0 : 1) * sizeof *lowest);
+    uint32_t *obj = xmalloc((n0 ? n0 : 1) * sizeof *obj);
+    for (size_t i = 0; i < n0; i++) {
+        lowest[i] = UINT64_MAX;
+        obj[i] = NONE;
+    }
+    for (size_t i = 0; i < ix->nselfs; i++)
+        if (ix->selfs[i].addr < lowest[ix->selfs[i].node])
+            lowest[ix->selfs[i].node] = ix->selfs[i].addr;
+    for (size_t i = 0; i < ix->ncalls; i++)
+        if (ix->calls[i].addr < lowest[ix->calls[i].node])
+            lowest[ix->calls[i].node] = ix->calls[i].addr;
+    for (size_t i = 0; i < n0; i++)
+        if (lowest[i] != UINT64_MAX)
+            object_of(ix, p->nodes[i].object, &obj[i]);
+
+    /* The chain of each self cost: first in the objects ready, while the
+     * prefetch thread may still be inflating others' debug files, then
+     * in the rest. */
+    uint32_t *chains = xmalloc((ix->nselfs ? ix->nselfs : 1) * sizeof *chains);
+    for (int pass = 0; pass < 2; pass++) {
+        open_objects(ix, p, names, obj, lowest, n0, pass == 0);
+        for (size_t i = 0; i < ix->nselfs; i++) {
+            const struct self_rec *r = &ix->selfs[i];
+            if (pass == 1 && chains[i] != NONE)
+                continue;
+            chains[i] = ix->objects[obj[r->node]].state == OBJ_NEW
+                            ? NONE /* the second pass's */
+                            : resolve(ix, obj[r->node], r->addr, names);
+        }
+    }
+
+    /* Self costs summed per (function, chain) first: many addresses
+     * share a chain, and the graph needs one node per chain. The records
+     * are rewritten in place: addr becomes the chain. */
+    int rc = 0;
+    struct hashmap by_chain;
+    hashmap_init(&by_chain);
+    size_t nsum = 0;
+    uint32_t prev_node = NONE, prev_chain = NONE, prev_slot = 0;
+    for (size_t i = 0; i < ix->nselfs && rc == 0; i++) {
+        struct self_rec r = ix->selfs[i];
+        uint32_t chain = chains[i];
+        struct object *o = &ix->objects[obj[r.node]];
+        if (o->state != OBJ_OK && !add_u64(o->lost_cost, r.cost, &o->lost_cost))
+            o->lost_cost = UINT64_MAX;
+        /* Neighbouring records mostly share function and chain. */
+        if (r.node != prev_node || chain != prev_chain) {
+            bool inserted;
+            uint32_t *slot = hashmap_upsert(&by_chain, r.node, chain, (uint32_t)nsum,
+                                            &inserted);
+            if (inserted)
+                ix->selfs[nsum++] = (struct self_rec){r.node, chain, 0};
+            prev_node = r.node;
+            prev_chain = chain;
+            prev_slot = *slot;
+        }
+        if (!add_u64(ix->selfs[prev_slot].cost, r.cost, &ix->selfs[prev_slot].cost))
+            rc = -1;
+    }
+    hashmap_free(&by_chain);
+    free(chains);
+    ix->nselfs = nsum;
+    for (size_t i = 0; i < ix->nselfs && rc == 0; i++) {
+        const struct self_rec *r = &ix->selfs[i];
+        uint32_t target = r->node, chain = (uint32_t)r->addr;
+        if (chain != ix->empty_chain && !chain_node(ix, p, r->node, chain, r->cost, &target))
+            rc = -1;
+        if (rc == 0 && !profile_add_self(p, target, r->cost))
+            rc = -1;
+    }
+    for (size_t i = 0; i < ix->ncalls && rc == 0; i++) {
+        const struct call_rec *r = &ix->calls[i];
+        uint32_t chain = resolve(ix, obj[r->node], r->addr, names);
+        uint32_t target = r->node;
+        if (chain != ix->empty_chain && !chain_node(ix, p, r->node, chain, r->cost, &target))
+            rc = -1;
+        if (rc == 0 && !profile_add_call(p, target, r->callee, r->cost))
+            rc = -1;
+        if (rc == 0)
+            profile_add_call_count(p, target, r->callee, r->calls);
+    }
+    if (rc)
+        snprintf(err, errlen, "cost sum overflows 64 bits");
+    free(lowest);
+    free(obj);
+    return rc;
+}
