@@ -1,3 +1,5 @@
+/* Event types of a part: "events:" columns, "event:" definitions, and
+ * the --event choice as per-column weights (events.h). */
 #include "events.h"
 #include "util/util.h"
 

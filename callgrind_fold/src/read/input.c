@@ -1,3 +1,5 @@
+/* One input (a file, "-" or a memory block): its format told from its
+ * first lines, then handed to the reader for it (read.h). */
 #include "read.h"
 #include "inline/inline.h"
 #include "linereader.h"

@@ -1,3 +1,5 @@
+/* Buffered line reader: lines as views into one reusable buffer
+ * (linereader.h). */
 #include "linereader.h"
 #include "util/util.h"
 

@@ -13,15 +13,16 @@
  * (inline_apply). Folded trees and folded text are exact stacks already and
  * go straight into the stacks. Errors come back as struct diag
  * ("FILE:LINE: message"). */
-/* input.c: one input: a file, standard input ("-") or a memory block, whose format
- * (callgrind profile, folded tree or folded stacks) is recognised from its
- * first lines. */
 #ifndef CF_READ_READ_H
 #define CF_READ_READ_H
 
 #include <stddef.h>
 
 #include "stacks/stacks.h"
+
+/* input.c: one input: a file, standard input ("-") or a memory block, whose format
+ * (callgrind profile, folded tree or folded stacks) is recognised from its
+ * first lines. */
 
 /* Each returns 0, or -1 with d filled in (d->file is set by them), or
  * INPUT_EMPTY (also with d filled in) when there is no data at all:

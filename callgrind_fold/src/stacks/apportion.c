@@ -1,3 +1,4 @@
+/* Integer apportionment whose shares sum exactly (apportion.h). */
 #include "apportion.h"
 
 uint64_t apportion_prefix(uint64_t total, u128 prefix, u128 sum)

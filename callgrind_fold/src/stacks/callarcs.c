@@ -1,3 +1,5 @@
+/* The call arcs between frames that -f dot draws, summed over the parts
+ * read, and each frame's object (stacks.h, "callarcs.c"). */
 #include "stacks.h"
 #include "util/util.h"
 

@@ -1,3 +1,6 @@
+/* Folded stacks from one part's call graph: call paths grown from the
+ * roots, self costs apportioned among them, exact when nothing had to be
+ * guessed (stacks.h, "estimate.c"). */
 #include "stacks.h"
 #include "apportion.h"
 #include "graph.h"

@@ -1,3 +1,5 @@
+/* The run's state shared by the readers and the stack builder
+ * (stacks.h, "fold.c"). */
 #include "stacks.h"
 
 #include <stdlib.h>

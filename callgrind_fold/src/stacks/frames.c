@@ -1,3 +1,5 @@
+/* A function as one frame of a folded stack: clone suffixes folded, ";"
+ * escaped, "[object]" appended (stacks.h, "frames.c"). */
 #include "stacks.h"
 
 #include <string.h>

@@ -1,3 +1,5 @@
+/* Views of a part's call graph for growing call paths: ordered
+ * out-edges and recursive components (graph.h). */
 #include "graph.h"
 #include "util/util.h"
 

@@ -1,3 +1,5 @@
+/* One part's call graph: functions with self costs, calls with
+ * inclusive costs (stacks.h, "profile.c"). */
 #include "stacks.h"
 #include "util/util.h"
 

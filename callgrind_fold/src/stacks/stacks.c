@@ -1,3 +1,5 @@
+/* The summed output stacks, kept as frame id sequences, sorted and
+ * written as text (stacks.h, "stacks.c"). */
 #include "stacks.h"
 #include "util/util.h"
 

@@ -1,4 +1,5 @@
-
+/* Open-addressing hash map from two 64-bit keys to a 32-bit value
+ * (util.h, "hashmap.c"). */
 #include "util.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-
-
+/* String interning: equal strings get the same small id (util.h,
+ * "strtab.c"). */
 #include "util.h"
 
 #include <stdlib.h>

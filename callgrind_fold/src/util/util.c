@@ -1,3 +1,5 @@
+/* Allocation that exits on failure, byte buffers, usage errors
+ * (util.h, "util.c"). */
 #define _DEFAULT_SOURCE /* sbrk, madvise */
 #include "util.h"
 

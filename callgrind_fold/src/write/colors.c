@@ -1,3 +1,5 @@
+/* Fill colours of the pictures, each a function of text or of a ratio
+ * (colors.h). */
 #include "colors.h"
 
 #include <string.h>

@@ -1,3 +1,5 @@
+/* --diff BASE: the base profile's stacks aligned with the new one's,
+ * and "stack before after" lines (diff.h). */
 #include "diff.h"
 #include "textout.h"
 #include "util/util.h"

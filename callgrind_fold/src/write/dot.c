@@ -1,3 +1,4 @@
+/* Writer: the call graph in graphviz DOT (dot.h). */
 #include "dot.h"
 #include "stacks/stacks.h"
 #include "colors.h"

@@ -1,3 +1,5 @@
+/* Writer: the flame graph SVG, with flamegraph.js and flamegraph.css
+ * embedded (flamesvg.h). */
 #include "flamesvg.h"
 #include "colors.h"
 #include "textout.h"

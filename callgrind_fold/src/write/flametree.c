@@ -1,3 +1,5 @@
+/* The tree of frames a flame graph draws, built from the sorted stacks,
+ * narrow frames merged (flametree.h). */
 #include "flametree.h"
 #include "util/util.h"
 

@@ -1,3 +1,5 @@
+/* DOT text drawn by graphviz: libgvc when built with it, else the dot
+ * program (gvrender.h). */
 #include "gvrender.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* Writer: speedscope JSON, one sampled profile (speedscope.h). */
 #include "speedscope.h"
 #include "textout.h"
 #include "util/util.h"

@@ -1,3 +1,4 @@
+/* Buffered output with XML, JSON and DOT escaping (textout.h). */
 #include "textout.h"
 
 #include <stdbool.h>
