@@ -19,8 +19,25 @@ usage: harness-check.py [options] CALLGRIND_OUT TWIN
                           anonymous, a failure when they are not
   --root-frame-info       only informational (an interpreter whose frames
                           cannot be native)
+  --root-frame-required   a failure whenever a benchmark's stacks do not
+                          run through the root frame (JIT frames named)
+  --own-frame NAME=REGEX  more than half of benchmark NAME's cost sits
+                          below a frame matching REGEX (its own function),
+                          itself below the root frame if one is given
+                          (repeatable)
+  --map-frame NAME=REGEX  a frame matching REGEX in benchmark NAME's stacks
+                          is a function named from the perf map (object
+                          --perf-map in callgrind.out) (repeatable)
+  --repeat NAME=REGEX:N   a stack of benchmark NAME holds at least N frames
+                          matching REGEX (recursion) (repeatable)
+  --parent NAME=CHILD=PARENT  in every stack of benchmark NAME holding a
+                          frame matching CHILD, the frame right above the
+                          outermost such frame matches PARENT (repeatable)
+  --max-anon-leaf PCT     under PCT% of each benchmark's cost (first event)
+                          in leaf frames named by an address (0x...)
   --perf-map FILE         /tmp/perf-<pid>.map: names anonymous 0x... frames
-                          in the informational lines
+                          in the informational lines; the object of the
+                          functions callgrind named from it (--map-frame)
   --maps FILE             /proc/self/maps of the profiled process: frames
                           callgrind names by their address (object ???)
                           must not lie in a skipped object's mapping
@@ -245,6 +262,12 @@ def main():
     ap.add_argument("--expect-fn", action="append", default=[])
     ap.add_argument("--root-frame")
     ap.add_argument("--root-frame-info", action="store_true")
+    ap.add_argument("--root-frame-required", action="store_true")
+    ap.add_argument("--own-frame", action="append", default=[])
+    ap.add_argument("--map-frame", action="append", default=[])
+    ap.add_argument("--repeat", action="append", default=[])
+    ap.add_argument("--parent", action="append", default=[])
+    ap.add_argument("--max-anon-leaf", type=float)
     ap.add_argument("--perf-map")
     ap.add_argument("--maps")
     ap.add_argument("--min-ir", type=int, default=10000)
@@ -369,8 +392,10 @@ def main():
     pm = PerfMap(a.perf_map)
     for b, p in bench_parts.items():
         report(p.totals[0] > a.min_ir, L + "%s: measured cost %d %s > %d" % (b, p.totals[0], p.events[0], a.min_ir))
+    root_rx = None
     if a.root_frame:
-        rx = re.compile(r"(^|[:\s])%s(\s|$)" % re.escape(a.root_frame))  # also "Function:NAME file:..."
+        # also "Function:NAME file:..." (V8) and "py::f.<locals>.NAME:file" (CPython)
+        rx = root_rx = re.compile(r"(^|[:\s.])%s(:|\s|$)" % re.escape(a.root_frame))
         for b, st in stacks_ir.items():
             total = sum(c for _, c in st) or 1
             with_root = sum(c for s_, c in st if any(rx.search(fr) for fr in s_))
@@ -386,7 +411,7 @@ def main():
                 b, a.root_frame, len(anonymous),
                 " the perf map names %s so, %.1f%% of Ir below it" % (", ".join(sorted(named)), 100.0 * under / total)
                 if named else " the perf map names none of them so" if pm.entries else " no perf map")
-            if a.root_frame_info or anonymous:
+            if not a.root_frame_required and (a.root_frame_info or anonymous):
                 info(text)
             else:
                 report(False, L + "%s: stacks under %s" % (b, a.root_frame), text)
@@ -406,6 +431,91 @@ def main():
         report(bool(hit), L + "%s: native frames matching /%s/ in its stacks" % (b, rx),
                "%s: %.1f%% of Ir below them" % (", ".join(frames[:6]), 100.0 * cost / total) if hit else
                "none in %d stacks" % len(st))
+
+    # 7. JIT frames named from the perf map
+    def spec_of(spec, option):
+        b, _, rest = spec.partition("=")
+        if b not in stacks_ir:
+            report(False, L + "%s: %s %s" % (b, option, rest), "no stacks for this benchmark")
+            return None, None, None
+        return b, rest, stacks_ir[b]
+
+    def share(st, cost):
+        return 100.0 * cost / (sum(c for _, c in st) or 1)
+
+    for spec in a.own_frame:
+        b, rx, st = spec_of(spec, "--own-frame")
+        if st is None:
+            continue
+        r = re.compile(rx)
+        below = 0
+        for s, c in st:
+            own = next((i for i, fr in enumerate(s) if r.search(fr)), None)
+            root = next((i for i, fr in enumerate(s) if root_rx.search(fr)), None) if root_rx else -1
+            if own is not None and root is not None and root < own:
+                below += c
+        frames = sorted({fr for s, _ in st for fr in s if r.search(fr)})
+        report(share(st, below) > 50.0, L + "%s: more than 50%% of its cost below its own frame /%s/%s" % (
+            b, rx, " under %s" % a.root_frame if root_rx else ""),
+            "%.1f%% of %s below %s" % (share(st, below), bench_parts[b].events[0],
+                                       ", ".join(frames[:3]) if frames else "no such frame"))
+
+    map_fns = {re.sub(r"'\d+$", "", fn) for ob, fn in pairs if a.perf_map and ob == a.perf_map}
+    for spec in a.map_frame:
+        b, rx, st = spec_of(spec, "--map-frame")
+        if st is None:
+            continue
+        r = re.compile(rx)
+        frames = sorted({fr for s, _ in st for fr in s if r.search(fr)})
+        named = [fr for fr in frames if fr in map_fns]
+        cost = sum(c for s, c in st if set(named) & set(s))
+        report(bool(named), L + "%s: frames /%s/ named from the perf map" % (b, rx),
+               "%s in object %s: %.1f%% of %s below them" % (", ".join(named[:3]), a.perf_map, share(st, cost),
+                                                          bench_parts[b].events[0]) if named else
+               "frames %s, %d functions of object %s in callgrind.out" % (
+                   ", ".join(frames[:3]) or "none", len(map_fns), a.perf_map or "(no --perf-map)"))
+
+    for spec in a.repeat:
+        b, rest, st = spec_of(spec, "--repeat")
+        if st is None:
+            continue
+        rx, _, n = rest.rpartition(":")
+        r = re.compile(rx)
+        deepest = max((sum(1 for fr in s if r.search(fr)) for s, _ in st), default=0)
+        report(deepest >= int(n), L + "%s: recursion shows as repeated frames /%s/, %s deep or more" % (b, rx, n),
+               "deepest stack holds %d of them" % deepest)
+
+    for spec in a.parent:
+        b, rest, st = spec_of(spec, "--parent")
+        if st is None:
+            continue
+        child, _, parent = rest.partition("=")
+        rc, rp = re.compile(child), re.compile(parent)
+        seen, wrong, cost = 0, collections.Counter(), 0
+        for s, c in st:
+            i = next((i for i, fr in enumerate(s) if rc.search(fr)), None)
+            if i is None:
+                continue
+            seen += 1
+            cost += c
+            above = s[i - 1] if i > 0 else "(none)"
+            if not rp.search(above):
+                wrong["%s above %s" % (above, s[i])] += c
+        report(seen > 0 and not wrong, L + "%s: frames /%s/ right below a frame /%s/" % (b, child, parent),
+               "%d stacks, %.1f%% of %s" % (seen, share(st, cost), bench_parts[b].events[0]) if seen and not wrong
+               else "no frame matching /%s/" % child if not seen else
+               "%d stacks otherwise: %s" % (len(wrong), "; ".join("%s (%d)" % x for x in wrong.most_common(3))))
+
+    if a.max_anon_leaf is not None:
+        for b, st in stacks_ir.items():
+            leaves = collections.Counter()
+            for s, c in st:
+                if re.match(r"0x[0-9a-f]+('\d+)?$", s[-1]):
+                    leaves[s[-1]] += c
+            pct = share(st, sum(leaves.values()))
+            report(pct < a.max_anon_leaf, L + "%s: under %g%% of its cost in leaf frames named 0x..." % (
+                b, a.max_anon_leaf), "%.2f%% in %d such frames%s" % (
+                pct, len(leaves), " (%s)" % ", ".join("%s %d" % x for x in leaves.most_common(3)) if leaves else ""))
 
     # the profiles as a user sees them
     for b, st in stacks_ir.items():

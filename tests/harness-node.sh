@@ -7,8 +7,19 @@
 # --dump-folded=yes.  Checks (tests/harness-check.py): one part per
 # benchmark named by its uri, summary: = totals:, the twin's stacks of
 # each part sum to its totals for every event, no frame of the skipped
-# node binary, the benchmarks' cost is there; the root frame and the
-# profiles (JS frames named by the addon's perf map) are printed as info.
+# node binary, the benchmarks' cost is there.  JavaScript frames are named
+# from the perf map the addon writes (callgrind's --perf-map=yes), so:
+# every benchmark's stacks run through __codspeed_root_frame__, more than
+# half of each benchmark's cost sits below its own JavaScript function
+# (parseRows, fib, buildString: frames named from the map, in object
+# /tmp/perf-<pid>.map) below the root frame, and under 5% of it is in leaf
+# frames named 0x... (code neither an ELF symbol nor the map names).  The
+# profiles are printed as info; fib's recursion is checked 15 deep.  (Each
+# call of a function V8 compiled with Sparkplug, as all three are here
+# after the plugin's warm-up, shows as two nested frames of its name: the
+# skipped builtin BaselineOutOfLinePrologue returns to the function with
+# the new frame's slots left on the stack, and callgrind takes a `ret`
+# below the caller's stack pointer for a call; fib(15) is 30 frames deep.)
 . "$(dirname "$0")/lib.sh"
 vg=$PREFIX/bin/valgrind
 fold=$PREFIX/bin/callgrind_fold
@@ -113,7 +124,13 @@ trap 'rm -rf "$scratch" "$perfmap"' EXIT
 check "harness-node: the folded twin $pid.folded exists" [ -s "$twin" ]
 python3 "$top/tests/harness-check.py" --fold "$fold" --label harness-node --file bench.mjs \
     --bench "parse rows" --bench "fib 15" --bench "string building" \
-    --skip-obj "$node_bin" --root-frame __codspeed_root_frame__ --perf-map "$perfmap" --maps "$out/maps" \
+    --skip-obj "$node_bin" --root-frame __codspeed_root_frame__ --root-frame-required \
+    --perf-map "$perfmap" --maps "$out/maps" \
+    --own-frame "parse rows=^Function:parseRows file:" --own-frame "fib 15=^Function:fib file:" \
+    --own-frame "string building=^Function:buildString file:" \
+    --map-frame "parse rows=^Function:parseRows file:" --map-frame "fib 15=^Function:fib file:" \
+    --map-frame "string building=^Function:buildString file:" \
+    --repeat "fib 15=^Function:fib file::15" --max-anon-leaf 5 \
     "$prof" "$twin" || failures=$((failures + 1))
 # HARNESS_KEEP=DIR: keep the profiles and the benchmark for a look
 if [ -n "${HARNESS_KEEP:-}" ]; then

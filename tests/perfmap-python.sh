@@ -1,0 +1,181 @@
+#!/bin/sh
+# Python frames named from CPython's perf map: CPython 3.13 (built once
+# from Debian's source package by scripts/cpython.sh) with its perf
+# trampolines on (sys.activate_stack_trampoline("perf") writes
+# /tmp/perf-<pid>.map entries "py::<qualname>:<file>" for a small stub per
+# code object, through which every Python call then runs), measured the way
+# pytest-codspeed measures: through ctypes and a small C library built here
+# against $PREFIX's callgrind.h, CALLGRIND_ADD_OBJ_SKIP of libpython's and
+# sys.executable's real paths, then per benchmark ZERO_STATS + START, a
+# Python function __codspeed_root_frame__ running the benchmark, STOP,
+# DUMP_STATS_AT("bench.py::<name>").  Command line: CodSpeed's runner's
+# (--obj-skip of libpython) plus --dump-folded=yes, as
+# tests/harness-python.sh.  With libpython hidden, the interpreter's cost
+# goes to the trampolines' frames: a Python-level profile.
+#
+# Checks (tests/harness-check.py), per benchmark (recursive fib, a json
+# parse through the C extension _json, a generator expression): one part
+# named by its uri, summary: = totals:, callgrind_fold --part=N sums to the
+# part's totals for every event, no frame of libpython or the python
+# executable, the stacks run through __codspeed_root_frame__ and through
+# the benchmark's own Python function (> 50% of its cost below it), Python
+# functions are frames named from the map (py::fib:..., in object
+# /tmp/perf-<pid>.map), fib's recursion is repeated py::fib frames
+# (deeper than 5), json's C functions sit right below the Python function
+# that called them (json.decoder's raw_decode), under 5% of each
+# benchmark's cost in leaf frames named 0x... (code callgrind could not
+# name).  SKIP when CPython 3.13 cannot be built here.
+. "$(dirname "$0")/lib.sh"
+vg=$PREFIX/bin/valgrind
+fold=$PREFIX/bin/callgrind_fold
+header=$PREFIX/include/valgrind/callgrind.h
+
+skip() { echo "SKIP: perfmap-python ($*)"; exit 0; }
+cc=${CC:-cc}
+command -v "$cc" > /dev/null 2>&1 || skip "no C compiler ($cc) for the ctypes library"
+command -v nm > /dev/null 2>&1 || skip "nm (binutils) is not installed"
+command -v python3 > /dev/null 2>&1 || skip "python3 is not installed (runs the checks)"
+[ -x "$vg" ] && [ -x "$fold" ] && [ -f "$header" ] || { fail "perfmap-python: $vg, $fold or $header missing"; finish; }
+if ! py=$(BUILD=$BUILD sh "$top/scripts/cpython.sh" 2> "$scratch/cpython.err"); then
+    skip "CPython 3.13 cannot be built: $(grep 'cpython: error:' "$scratch/cpython.err" | head -n 1 | sed 's/^cpython: error: //')"
+fi
+py_real=$(realpath "$py")
+libpython=$("$py" -c '
+import os, sysconfig as s
+p = os.path.join(s.get_config_var("LIBDIR") or "", s.get_config_var("INSTSONAME") or "")
+print(os.path.realpath(p) if s.get_config_var("Py_ENABLE_SHARED") and os.path.isfile(p) else "")
+')
+[ -n "$libpython" ] || { fail "perfmap-python: $py is not linked against a shared libpython"; finish; }
+echo "  info: $("$py" -c 'import sys; print(sys.version.split()[0])') at $py_real, libpython $libpython"
+
+cat > "$scratch/cgshim.c" <<'EOF'
+#include <valgrind/callgrind.h>
+
+int cg_add_obj_skip(const char *path) { return CALLGRIND_ADD_OBJ_SKIP(path); }
+void cg_start_benchmark(void) { CALLGRIND_ZERO_STATS; CALLGRIND_START_INSTRUMENTATION; }
+void cg_stop_benchmark(void) { CALLGRIND_STOP_INSTRUMENTATION; }
+void cg_executed_benchmark(const char *uri) { CALLGRIND_DUMP_STATS_AT(uri); }
+EOF
+if ! "$cc" -shared -fPIC -O2 -I"$PREFIX/include" -o "$scratch/libcgshim.so" "$scratch/cgshim.c" 2> "$scratch/cc.log"; then
+    cat "$scratch/cc.log"
+    fail "perfmap-python: building the ctypes library against $header"
+    finish
+fi
+
+cat > "$scratch/bench.py" <<'EOF'
+"""Three benchmarks measured the way pytest-codspeed measures them, with
+CPython's perf trampolines on."""
+import ctypes
+import gc
+import json
+import os
+import sys
+
+lib = ctypes.CDLL(sys.argv[1])
+lib.cg_add_obj_skip.argtypes = [ctypes.c_char_p]
+lib.cg_executed_benchmark.argtypes = [ctypes.c_char_p]
+
+lib.cg_executed_benchmark(b"Metadata: callgrind-fold-perfmap-python 1")
+for path in sys.argv[2:]:  # libpython, sys.executable
+    print("ADD_OBJ_SKIP %s -> %d" % (path, lib.cg_add_obj_skip(os.path.realpath(path).encode())))
+
+sys.activate_stack_trampoline("perf")  # /tmp/perf-<pid>.map
+print("trampoline active: %s" % sys.is_stack_trampoline_active())
+
+
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+DOC = json.dumps([{"id": i, "name": "row %d" % i, "tags": ["a", "b", str(i)], "score": i * 1.5}
+                  for i in range(60)])
+WORDS = ["alpha", "beta", "gamma", "delta", "epsilon"] * 40
+
+
+def bench_fib():
+    fib(12)
+
+
+def bench_json():
+    for _ in range(3):
+        json.loads(DOC)
+
+
+def bench_genexpr():
+    return sum(len(w) * i for i, w in enumerate(WORDS) if w[0] != "e")
+
+
+def _run_with_instrumentation(name, fn):
+    fn()  # warm-up, unmeasured (trampolines are made on a code object's first call)
+    gc.collect()
+    gc.disable()
+
+    def __codspeed_root_frame__():
+        return fn()
+
+    lib.cg_start_benchmark()
+    __codspeed_root_frame__()
+    lib.cg_stop_benchmark()
+    lib.cg_executed_benchmark(("bench.py::" + name).encode())
+    gc.enable()
+    print("measured bench.py::" + name)
+
+
+_run_with_instrumentation("fib", bench_fib)
+_run_with_instrumentation("json loads", bench_json)
+_run_with_instrumentation("genexpr", bench_genexpr)
+if os.environ.get("HARNESS_MAPS"):  # for the checks: where code lies
+    with open("/proc/self/maps") as src, open(os.environ["HARNESS_MAPS"], "w") as dst:
+        dst.write(src.read())
+EOF
+
+out=$scratch/out
+mkdir -p "$out"
+start=$(date +%s)
+(cd "$scratch" && HARNESS_MAPS=$out/maps CODSPEED_ENV=runner CODSPEED_RUNNER_MODE=instrumentation PYTHONHASHSEED=0 PYTHONMALLOC=malloc \
+    "$vg" -q --trace-children=yes --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 \
+    --LL=8388608,16,64 --instr-atstart=no --collect-systime=nsec \
+    --read-inline-info=yes --tool=callgrind --compress-strings=no \
+    --combine-dumps=yes --dump-line=no '--trace-children-skip=*esbuild' \
+    --obj-skip="$libpython" --callgrind-out-file="$out/%p.out" \
+    --dump-folded=yes --folded-out-file="$out/%p.folded" \
+    "$py" bench.py "$scratch/libcgshim.so" "$libpython" "$py_real") > "$scratch/run.log" 2>&1
+rc=$?
+echo "  info: python3.13 under callgrind: exit status $rc, $(($(date +%s) - start)) s"
+grep -v 'warning: \(L3 cache found\|specified LL cache\|simulated LL cache\)' "$scratch/run.log" | sed 's/^/  log: /'
+check "perfmap-python: python3.13 under callgrind exits 0" [ $rc -eq 0 ]
+check "perfmap-python: ADD_OBJ_SKIP accepted the interpreter's objects" \
+    [ "$(grep -c '^ADD_OBJ_SKIP .* -> 1$' "$scratch/run.log")" -eq 2 ]
+check "perfmap-python: the perf trampoline is active" grep -q '^trampoline active: True$' "$scratch/run.log"
+
+prof=$(grep -l '^desc: Trigger: Client Request: bench.py::' "$out"/*.out 2>/dev/null | head -n 1)
+if [ -z "$prof" ]; then
+    fail "perfmap-python: a callgrind.out with the benchmarks' parts (files: $(ls "$out" | tr '\n' ' '))"
+    finish
+fi
+pid=$(basename "$prof" .out)
+twin=$out/$pid.folded
+perfmap=/tmp/perf-$pid.map # written by the trampolines
+trap 'rm -rf "$scratch" "$perfmap"' EXIT
+check "perfmap-python: the folded twin $pid.folded exists" [ -s "$twin" ]
+check "perfmap-python: the perf map $perfmap exists" [ -s "$perfmap" ]
+# the Python functions (trampolines) of this file: "py::<qualname>:<path>"
+pyf() { printf '^py::%s:%s$' "$1" "$scratch/bench.py"; }
+python3 "$top/tests/harness-check.py" --fold "$fold" --label perfmap-python --file bench.py \
+    --bench "fib" --bench "json loads" --bench "genexpr" \
+    --skip-obj "$py_real" --skip-obj "$libpython" --maps "$out/maps" --perf-map "$perfmap" \
+    --root-frame __codspeed_root_frame__ --root-frame-required \
+    --own-frame "fib=$(pyf bench_fib)" --own-frame "json loads=$(pyf bench_json)" \
+    --own-frame "genexpr=$(pyf bench_genexpr)" \
+    --map-frame "fib=$(pyf fib)" --map-frame "json loads=^py::JSONDecoder\.raw_decode:.*/json/decoder\.py$" \
+    --map-frame "genexpr=$(pyf 'bench_genexpr\.<locals>\.<genexpr>')" \
+    --repeat "fib=$(pyf fib):6" \
+    --parent "json loads=^(scanner_call|scan_once_unicode|_parse_object_unicode|_parse_array_unicode|scanstring_unicode)$=^py::JSONDecoder\.raw_decode:.*/json/decoder\.py$" \
+    --max-anon-leaf 5 \
+    "$prof" "$twin" || failures=$((failures + 1))
+# HARNESS_KEEP=DIR: keep the profiles, the perf map and the benchmark for a look
+if [ -n "${HARNESS_KEEP:-}" ]; then
+    mkdir -p "$HARNESS_KEEP" && cp -r "$out"/. "$scratch/bench.py" "$scratch/cgshim.c" "$HARNESS_KEEP"/ \
+        && { [ ! -f "$perfmap" ] || cp "$perfmap" "$HARNESS_KEEP"/; } && echo "  info: outputs kept in $HARNESS_KEEP"
+fi
+finish
