@@ -97,6 +97,10 @@ static Bool    code_replaced = False; /* the map may name it anew */
 static ULong   line_no = 0;
 static obj_node* map_obj = 0;
 
+/* every object standing for a map (a fork child reads a map of its own) */
+static obj_node** map_objs = 0;
+static Int map_objs_used = 0, map_objs_size = 0;
+
 /* the last bytes read: if they change, the map was rewritten in place */
 #define TAIL 64
 static HChar   tail[TAIL];
@@ -355,6 +359,15 @@ static map_entry* entry_at(Addr a)
    return 0;
 }
 
+/* Is <obj> a perf map, i.e. are its functions JIT code? */
+Bool CLG_(is_perfmap_obj)(obj_node* obj)
+{
+   Int i;
+   for (i = 0; i < map_objs_used; i++)
+      if (map_objs[i] == obj) return True;
+   return False;
+}
+
 /* Translations of code in anonymous memory were discarded: when JIT code
  * is replaced at an address, the entry naming the new code is appended
  * to the map, and an entry known for the address would be out of date. */
@@ -379,7 +392,15 @@ Bool CLG_(perfmap_name)(Addr a, const HChar** name, Addr* start,
       e = entry_at(a);
    }
    if (!e) return False;
-   if (!map_obj) map_obj = CLG_(get_named_obj_node)(path);
+   if (!map_obj) {
+      map_obj = CLG_(get_named_obj_node)(path);
+      if (map_objs_used == map_objs_size) {
+         map_objs_size = map_objs_size ? 2 * map_objs_size : 4;
+         map_objs = VG_(realloc)("cl.perfmap.objs", map_objs,
+                                 map_objs_size * sizeof(obj_node*));
+      }
+      map_objs[map_objs_used++] = map_obj;
+   }
    *name = e->name;
    *start = e->start;
    *obj = map_obj;

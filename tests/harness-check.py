@@ -29,7 +29,8 @@ usage: harness-check.py [options] CALLGRIND_OUT TWIN
                           is a function named from the perf map (object
                           --perf-map in callgrind.out) (repeatable)
   --repeat NAME=REGEX:N   a stack of benchmark NAME holds at least N frames
-                          matching REGEX (recursion) (repeatable)
+                          matching REGEX (recursion); REGEX:=N: at most
+                          N, and one stack N (repeatable)
   --parent NAME=CHILD=PARENT  in every stack of benchmark NAME holding a
                           frame matching CHILD, the frame right above the
                           outermost such frame matches PARENT (repeatable)
@@ -482,8 +483,12 @@ def main():
         rx, _, n = rest.rpartition(":")
         r = re.compile(rx)
         deepest = max((sum(1 for fr in s if r.search(fr)) for s, _ in st), default=0)
-        report(deepest >= int(n), L + "%s: recursion shows as repeated frames /%s/, %s deep or more" % (b, rx, n),
-               "deepest stack holds %d of them" % deepest)
+        if n.startswith("="):   # exactly: one frame per call
+            report(deepest == int(n[1:]), L + "%s: recursion shows as repeated frames /%s/, exactly %s deep" % (b, rx, n[1:]),
+                   "deepest stack holds %d of them" % deepest)
+        else:
+            report(deepest >= int(n), L + "%s: recursion shows as repeated frames /%s/, %s deep or more" % (b, rx, n),
+                   "deepest stack holds %d of them" % deepest)
 
     for spec in a.parent:
         b, rest, st = spec_of(spec, "--parent")

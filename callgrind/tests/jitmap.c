@@ -20,6 +20,9 @@
      fifo       MAP is a FIFO (no map): the code has no names
      dir        MAP is a directory (no map)
      foreign    the map belongs to another user (uid 65534)
+     framed     jit_framed calls jit_prologue, which returns leaving a frame
+                on the stack for it (as V8's out-of-line prologue does), then
+                calls jit_loop
      midstack   jit_driver calls native_start, which starts the
                 instrumentation (--instr-atstart=no) below the JIT frame */
 #include <fcntl.h>
@@ -68,7 +71,28 @@ static const unsigned char driver_code[] = {
    0xc3                    /* ret */
 };
 
+/* builds its caller's frame: returns with rbp and a slot pushed, rbp
+   the frame, so the stack pointer is below the caller's at the call */
+static const unsigned char prologue_code[] = {
+   0x58,                   /* pop rax (the return address) */
+   0x55,                   /* push rbp */
+   0x48, 0x89, 0xe5,       /* mov rbp, rsp */
+   0x53,                   /* push rbx (a slot of the frame) */
+   0x50,                   /* push rax */
+   0xc3                    /* ret */
+};
+
+/* jit_framed(n, f, prologue): prologue(); f(n); drop the frame */
+static const unsigned char framed_code[] = {
+   0xff, 0xd2,             /* call rdx */
+   0xff, 0xd6,             /* call rsi */
+   0x48, 0x89, 0xec,       /* mov rsp, rbp */
+   0x5d,                   /* pop rbp */
+   0xc3                    /* ret */
+};
+
 typedef int (*loop_fn)(int);
+typedef int (*framed_fn)(int, loop_fn, void*);
 typedef int (*driver_fn)(int, loop_fn);
 
 static volatile int sink;
@@ -76,6 +100,11 @@ static volatile int sink;
 __attribute__((noinline)) int native_caller(driver_fn d, loop_fn l, int n)
 {
    return d(n, l);
+}
+
+__attribute__((noinline)) int native_framed(framed_fn fr, loop_fn l, void* pro, int n)
+{
+   return fr(n, l, pro);
 }
 
 /* called by jit_driver in mode midstack */
@@ -140,6 +169,10 @@ int main(int argc, char** argv)
          fprintf(f, "%lx %zx jit_driver\r\n", (unsigned long)driver, sizeof driver_code);
          write_entry(f, loop, sizeof loop_code, "jit_loop");
          write_entry(f, mem + 0x1000, 0, "no_size");
+      } else if (strcmp(mode, "framed") == 0) {
+         write_entry(f, loop, sizeof loop_code, "jit_loop");
+         write_entry(f, mem + 0x200, sizeof framed_code, "jit_framed");
+         write_entry(f, mem + 0x300, sizeof prologue_code, "jit_prologue");
       } else {
          if (strcmp(mode, "big") == 0) {
             unsigned long i;
@@ -152,7 +185,12 @@ int main(int argc, char** argv)
       fclose(f);
    }
 
-   if (strcmp(mode, "midstack") == 0)
+   if (strcmp(mode, "framed") == 0) {
+      unsigned char* framed = place(mem, 0x200, framed_code, sizeof framed_code);
+      unsigned char* pro = place(mem, 0x300, prologue_code, sizeof prologue_code);
+      sink += native_framed((framed_fn)framed, (loop_fn)loop, pro, 1000);
+   }
+   else if (strcmp(mode, "midstack") == 0)
       sink += native_caller((driver_fn)driver, native_start, 100);
    else
       sink += native_caller((driver_fn)driver, (loop_fn)loop, 1000);
@@ -181,7 +219,7 @@ int main(int argc, char** argv)
 
    if (strcmp(mode, "fifo") == 0 || strcmp(mode, "delete") == 0 ||
        strcmp(mode, "midstack") == 0 || strcmp(mode, "reuse") == 0 ||
-       strcmp(mode, "big") == 0 ||
+       strcmp(mode, "big") == 0 || strcmp(mode, "framed") == 0 ||
        strcmp(mode, "foreign") == 0 || strcmp(mode, "hostile") == 0 ||
        strcmp(mode, "replace") == 0)
       unlink(path);
