@@ -29,6 +29,7 @@ check_deps="
 npm npm
 clang clang
 gdb gdb
+go golang-go
 "
 bench_deps="
 /usr/bin/time time

@@ -4,7 +4,8 @@
 # compiler proper) with --dump-instr=yes --collect-jumps=yes while it
 # compiles a large generated C file (or BENCH_SOURCE, if set).
 # Usage: bench/run_bench.sh CALLGRIND_FOLD VALGRIND CALLGRIND_ANNOTATE [WORKDIR]
-# Prints PASS:/FAIL: bench/50x-faster-than-callgrind_annotate.
+# Prints PASS:/FAIL: bench/50x-faster-than-callgrind_annotate and
+# bench/pprof-within-2x-folded (-f pprof at most twice folded output's time).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 fold=$1 valgrind=$2 annotate=$3 work=${4:-$here/work}
@@ -47,5 +48,13 @@ print("callgrind_annotate --inclusive=yes: cpu %.3f s, wall %.3f s" % (ac, aw))
 ratio = ac / max(fc, 1e-3)
 print("speedup (cpu time): %.1fx" % ratio)
 print("%s: bench/50x-faster-than-callgrind_annotate" % ("PASS" if ratio >= 50 else "FAIL"))
-sys.exit(0 if ratio >= 50 else 1)
+# -f pprof (every event, gzipped profile.proto) within twice the time of
+# folded output on the same profile.
+pc, pw = measure([fold, "-f", "pprof", "-o", os.path.join(work, "out.pb.gz"), out],
+                 os.devnull)
+print("callgrind_fold -f pprof:            cpu %.3f s, wall %.3f s (%.2fx folded)"
+      % (pc, pw, pc / max(fc, 1e-3)))
+pprof_ok = pc <= 2 * fc
+print("%s: bench/pprof-within-2x-folded" % ("PASS" if pprof_ok else "FAIL"))
+sys.exit(0 if ratio >= 50 and pprof_ok else 1)
 PY

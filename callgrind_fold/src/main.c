@@ -89,7 +89,9 @@ static const char render_usage_text[] =
     "\n"
     "Pictures (instead of folded stacks):\n"
     "  -f, --format=FMT   folded (default), svg (interactive flame graph),\n"
-    "                     speedscope (JSON for speedscope.app), dot (call graph\n"
+    "                     speedscope (JSON for speedscope.app), pprof (gzipped\n"
+    "                     profile.proto with every event, for go tool pprof),\n"
+    "                     dot (call graph\n"
     "                     for graphviz), png or svg-graph (that call graph drawn\n"
     "                     by graphviz: the libgvc library or the dot program)\n"
     "  --title=TEXT       title of the picture\n"
@@ -227,6 +229,95 @@ static void print_diag(const struct diag *d)
         fprintf(stderr, "%s: %s\n", d->file, msg);
 }
 
+/* One input: a file, or standard input, which -f pprof reads into
+ * memory first (`data`) to read it again for every event. */
+static int fold_input(const char *path, const struct buf *data, struct fold_ctx *ctx,
+                      struct diag *d)
+{
+    if (data && strcmp(path, "-") == 0)
+        return fold_memory("<stdin>", data->data ? data->data : "", data->len, ctx, d);
+    return fold_path(path, ctx, d);
+}
+
+static void read_stdin(struct buf *data)
+{
+    for (;;) {
+        buf_reserve(data, 1 << 16);
+        size_t n = fread(data->data + data->len, 1, data->cap - data->len, stdin);
+        data->len += n;
+        if (n == 0)
+            break;
+    }
+}
+
+/* -f pprof: the counts of every event, one column each. The first pass
+ * (the --event, as for any format) has filled ctx->out; each other event
+ * of the inputs' "events:" lines gets a pass of its own over the same
+ * inputs, so its stacks are made exactly as folded output makes them for
+ * --event=THAT (exact, or estimated with every sum kept). Returns 0, or
+ * EXIT_INPUT after printing what went wrong. */
+static int pprof_columns(struct fold_ctx *ctx, const char *const *inputs, size_t ninputs,
+                         const struct buf *data, const struct render_options *ro)
+{
+    const char *selected = ctx->opt.event ? ctx->opt.event : ctx->default_event;
+    size_t nseen = ctx->events_seen.count;
+    if (nseen == 0) { /* folded stacks only: one count of unknown meaning */
+        ctx->columns = xcalloc(1, sizeof *ctx->columns);
+        ctx->ncolumns = 1;
+        ctx->columns[0].event = ro->countname ? ro->countname
+                                : ctx->opt.event ? ctx->opt.event : "samples";
+        stacks_take_counts(&ctx->out, &ctx->columns[0].count, &ctx->columns[0].len,
+                           &ctx->columns[0].total);
+        return 0;
+    }
+    ctx->columns = xcalloc(nseen + 1, sizeof *ctx->columns);
+    ctx->default_column = SIZE_MAX;
+    for (uint32_t i = 0; i < nseen; i++) {
+        struct event_column *c = &ctx->columns[ctx->ncolumns++];
+        c->event = strtab_str(&ctx->events_seen, i);
+        if (strcmp(c->event, selected) == 0)
+            ctx->default_column = i;
+    }
+    if (ctx->default_column == SIZE_MAX) { /* an inherited event: a column too */
+        ctx->default_column = ctx->ncolumns;
+        ctx->columns[ctx->ncolumns++].event = selected;
+    }
+    const char *event = ctx->opt.event;
+    bool keep_notes = ctx->keep_notes;
+    int status = 0;
+    for (size_t c = 0; c < ctx->ncolumns && status == 0; c++) {
+        struct event_column *col = &ctx->columns[c];
+        col->long_name = fold_event_long(ctx, col->event, strlen(col->event));
+        if (c == ctx->default_column)
+            continue;
+        uint64_t *saved;
+        size_t saved_len;
+        uint64_t saved_total;
+        stacks_take_counts(&ctx->out, &saved, &saved_len, &saved_total);
+        ctx->opt.event = col->event;
+        ctx->opt.event_may_miss = true;
+        ctx->keep_notes = false;
+        for (size_t i = 0; i < ninputs && status == 0; i++) {
+            struct diag d;
+            int rc = fold_input(inputs[i], data, ctx, &d);
+            if (rc != 0 && rc != INPUT_EMPTY) {
+                print_diag(&d);
+                status = EXIT_INPUT;
+            }
+        }
+        stacks_take_counts(&ctx->out, &col->count, &col->len, &col->total);
+        ctx->out.count = saved;
+        ctx->out.count_cap = saved_len;
+        ctx->out.total = saved_total;
+    }
+    struct event_column *def = &ctx->columns[ctx->default_column];
+    stacks_take_counts(&ctx->out, &def->count, &def->len, &def->total);
+    ctx->opt.event = event;
+    ctx->opt.event_may_miss = false;
+    ctx->keep_notes = keep_notes;
+    return status;
+}
+
 /* --inline's structures (libdw's, mapped debug images, scope trees) are
  * left to the OS at exit: freeing them cost about 1.5 ms, mostly
  * unmapping (5% of a run). Sanitizer builds free them, so that leak
@@ -335,7 +426,8 @@ int main(int argc, char **argv)
             break;
         case 'f':
             if (!render_parse_format(v, &ro.format))
-                usage_error("--format wants folded, svg, speedscope, dot, png or svg-graph, not '%s'", v);
+                usage_error("--format wants folded, svg, speedscope, pprof, dot, png or "
+                            "svg-graph, not '%s'", v);
             break;
         case OPT_TITLE:
             ro.title = text(v, "--title");
@@ -386,6 +478,19 @@ int main(int argc, char **argv)
 
     struct fold_ctx ctx;
     fold_init(&ctx, &opt);
+    /* -f pprof: every event, sources of frames, the parts' descriptions;
+     * standard input is kept to be read once per event. */
+    bool pprof = ro.format == FORMAT_PPROF;
+    struct buf stdin_data = {0};
+    if (pprof) {
+        ctx.keep_notes = true;
+        ctx.out.keep_sources = true;
+        for (size_t i = 0; i < ninputs; i++)
+            if (strcmp(inputs[i], "-") == 0) {
+                read_stdin(&stdin_data);
+                break;
+            }
+    }
     if (want_inline) {
         heap_prefer_huge_pages((size_t)64 << 20);
         char *default_dir = inline_cache ? NULL : dwarf_images_default_dir();
@@ -404,7 +509,7 @@ int main(int argc, char **argv)
     int status = 0;
     size_t empty = 0;
     for (size_t i = 0; i < ninputs && status == 0; i++) {
-        int rc = fold_path(inputs[i], &ctx, &d);
+        int rc = fold_input(inputs[i], pprof ? &stdin_data : NULL, &ctx, &d);
         if (rc == INPUT_EMPTY) {
             if (empty++ == 0)
                 first_empty = d;
@@ -424,6 +529,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "callgrind_fold: no part %" PRIu64 " in the input\n", opt.part);
         status = EXIT_INPUT;
     }
+    if (status == 0 && pprof)
+        status = pprof_columns(&ctx, inputs, ninputs, &stdin_data, &ro);
     /* --diff BASE: the base profile, read with the same options. */
     struct fold_ctx base;
     fold_init(&base, &opt);
@@ -472,6 +579,7 @@ int main(int argc, char **argv)
 #endif
     }
     buf_free(&debug_dirs);
+    buf_free(&stdin_data);
     fold_free(&base);
     callarcs_free(&arcs);
     fold_free(&ctx);

@@ -699,6 +699,9 @@ def main():
         valgrind = shutil.which(os.environ.get("VALGRIND", "valgrind") or "valgrind")
         if not valgrind:
             report("SKIP", "golden", "valgrind not found")
+            import pprof_tests
+            for binary, tag in binaries:
+                pprof_tests.run(sys.modules[__name__], binary, tag)
         else:
             include = os.environ.get("VALGRIND_INCLUDE", "")
             if include.endswith("callgrind.h"):
@@ -727,6 +730,13 @@ def main():
             import inline_tests
             for binary, tag in binaries:
                 inline_tests.run(sys.modules[__name__], valgrind, g.cc, binary, tag)
+            # -f pprof (issue 19): tests/pprof_tests.py; go tool pprof reads
+            # the real profiles once, with the plain build.
+            import pprof_tests
+            for binary, tag in binaries:
+                g.binary = binary
+                pprof_tests.run(sys.modules[__name__], binary, tag,
+                                None if tag else (valgrind, g))
 
     if a.fuzz:
         test_fuzz(os.environ.get("CHECK_FUZZ_SECONDS", "20"))

@@ -67,6 +67,11 @@ struct parser {
      * the line after "jump="/"jcnd=" do not move it). */
     size_t instr_pos;               /* index in "positions:", or SIZE_MAX */
     uint64_t last_instr;
+    /* -f pprof: the "line" subposition, tracked the same way, for the
+     * first line seen in each function. */
+    size_t line_pos;                /* index in "positions:", or SIZE_MAX */
+    uint64_t last_line;
+    struct buf descs;               /* the part's "desc:" values, '\n' after each */
     bool jump_pending;
 };
 
@@ -175,13 +180,13 @@ static void check_subposition(struct parser *P, const char *p, const char *end)
 }
 
 /* Value of the "instr" subposition token [p, end). */
-static uint64_t instr_value(struct parser *P, const char *p, const char *end)
+static uint64_t instr_value(struct parser *P, const char *p, const char *end, uint64_t last)
 {
     if (end - p == 1 && *p == '*')
-        return P->last_instr;
+        return last;
     if (*p == '+' || *p == '-')
-        return *p == '+' ? P->last_instr + number_or_fail(P, p + 1, end, "subposition")
-                         : P->last_instr - number_or_fail(P, p + 1, end, "subposition");
+        return *p == '+' ? last + number_or_fail(P, p + 1, end, "subposition")
+                         : last - number_or_fail(P, p + 1, end, "subposition");
     return number_or_fail(P, p, end, "subposition");
 }
 
@@ -207,9 +212,9 @@ static inline const char *scan_decimal(const char *p, const char *end, uint64_t 
 
 /* Next subposition token starting at p (not a blank); returns its end.
  * With `value`, also the position it names: "+N"/"-N" and "*" are
- * relative to P->last_instr (only the "instr" one is asked for). */
+ * relative to `last` (the "instr" and "line" ones are asked for). */
 static inline const char *next_subposition(struct parser *P, const char *p, const char *end,
-                                           uint64_t *value)
+                                           uint64_t *value, uint64_t last)
 {
     uint64_t v;
     const char *q = p;
@@ -217,20 +222,20 @@ static inline const char *next_subposition(struct parser *P, const char *p, cons
         q++;
     } else if (*q == '*' && (q + 1 == end || is_blank(q[1]))) {
         if (value)
-            *value = P->last_instr;
+            *value = last;
         return q + 1;
     }
     if (q < end) {
         const char *t = scan_decimal(q, end, &v);
         if (t) {
             if (value)
-                *value = *p == '+' ? P->last_instr + v : *p == '-' ? P->last_instr - v : v;
+                *value = *p == '+' ? last + v : *p == '-' ? last - v : v;
             return t;
         }
     }
     const char *t = token_end(p, end);
     if (value)
-        *value = instr_value(P, p, t); /* hex, mostly: checked there too */
+        *value = instr_value(P, p, t, last); /* hex, mostly: checked there too */
     else
         check_subposition(P, p, t);
     return t;
@@ -271,8 +276,11 @@ static void resolve_events(struct parser *P)
         P->weight = xrealloc(P->weight, P->weight_cap * sizeof *P->weight);
     }
     char err[sizeof P->d->msg];
-    if (events_resolve(&P->events, name, P->weight, err, sizeof err))
-        fail(P, "%s", err);
+    if (events_resolve(&P->events, name, P->weight, err, sizeof err)) {
+        if (!ctx->opt.event_may_miss)
+            fail(P, "%s", err);
+        memset(P->weight, 0, P->events.ncolumns * sizeof *P->weight);
+    }
     /* Fast path for the common case: the event is one column. */
     P->single_column = SIZE_MAX;
     size_t nonzero = 0;
@@ -423,6 +431,9 @@ static void start_part(struct parser *P)
     P->npositions = 1; /* "positions: line" is the default */
     P->instr_pos = SIZE_MAX;
     P->last_instr = 0;
+    P->line_pos = 0;
+    P->last_line = 0;
+    P->descs.len = 0;
     P->jump_pending = false;
     if (P->ctx->inl)
         inline_part_begin(P->ctx->inl);
@@ -468,6 +479,12 @@ static void finish_part(struct parser *P)
     if (ctx->opt.part != ALL_PARTS && ctx->opt.part != P->part_number)
         return;
     ctx->part_matched = true;
+    for (size_t i = 0; i < P->descs.len;) {
+        const char *nl = memchr(P->descs.data + i, '\n', P->descs.len - i);
+        size_t n = (size_t)(nl - (P->descs.data + i));
+        fold_note_comment(ctx, "desc", P->descs.data + i, n);
+        i += n + 1;
+    }
     profile_resolve_call_targets(&P->prof);
     if (ctx->arcs) /* -f dot: the call graph itself, with call counts */
         callarcs_add_profile(ctx->arcs, &P->prof, ctx);
@@ -515,6 +532,7 @@ static void set_positions(struct parser *P, const char *p, const char *end)
 {
     size_t n = 0;
     P->instr_pos = SIZE_MAX;
+    P->line_pos = SIZE_MAX;
     for (p = skip_blanks(p, end); p < end; p = skip_blanks(p, end)) {
         const char *t = token_end(p, end);
         size_t len = (size_t)(t - p);
@@ -523,10 +541,30 @@ static void set_positions(struct parser *P, const char *p, const char *end)
                  TOKEN_ARGS(p, len));
         if (key_is(p, len, "instr") && P->instr_pos == SIZE_MAX)
             P->instr_pos = n;
+        if (key_is(p, len, "line") && P->line_pos == SIZE_MAX)
+            P->line_pos = n;
         n++;
         p = t;
     }
     P->npositions = n;
+}
+
+/* "event: NAME [= EXPR] : LONG NAME": the long name tells a unit, such
+ * as "sysTime (elapsed ns)". */
+static void note_long_name(struct fold_ctx *ctx, const char *p, const char *end)
+{
+    const char *name = p;
+    while (p < end && !is_blank(*p) && *p != '=' && *p != ':')
+        p++;
+    const char *colon = memchr(p, ':', (size_t)(end - p));
+    if (!colon || p == name)
+        return;
+    const char *lng = skip_blanks(colon + 1, end);
+    const char *lend = end;
+    while (lend > lng && is_blank(lend[-1]))
+        lend--;
+    if (lend > lng)
+        fold_note_event_long(ctx, name, (size_t)(p - name), lng, (size_t)(lend - lng));
 }
 
 static void header_line(struct parser *P, const char *key, size_t keylen,
@@ -546,10 +584,13 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
             fail(P, "%s", err);
         P->events_resolved = false;
         P->saw_events = true;
+        for (size_t i = 0; i < P->events.ncolumns; i++)
+            fold_note_event(P->ctx, P->events.columns[i], strlen(P->events.columns[i]));
     } else if (key_is(key, keylen, "event")) {
         if (events_add_definition(&P->events, value, (size_t)(end - value), err, sizeof err))
             fail(P, "%s", err);
         P->events_resolved = false;
+        note_long_name(P->ctx, value, end);
     } else if (key_is(key, keylen, "positions")) {
         set_positions(P, value, end);
     } else if (key_is(key, keylen, "part")) {
@@ -565,6 +606,13 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
         P->totals = parse_costs(P, value, end);
         P->have_totals = true;
         P->totals_line = P->r->lineno;
+    } else if (key_is(key, keylen, "cmd")) {
+        fold_note_comment(P->ctx, "cmd", value, (size_t)(end - value));
+    } else if (key_is(key, keylen, "desc")) {
+        if (P->ctx->keep_notes) {
+            buf_append(&P->descs, value, (size_t)(end - value));
+            buf_putc(&P->descs, '\n');
+        }
     } else if (key_is(key, keylen, "summary")) {
         P->summary_in_header = true;
         if (P->events.ncolumns) {
@@ -580,19 +628,29 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
 
 static void cost_line(struct parser *P, const char *p, const char *end)
 {
-    uint64_t addr = 0;
+    uint64_t addr = 0, line = 0;
+    bool want_line = P->line_pos != SIZE_MAX && P->ctx->out.keep_sources;
     for (size_t i = 0; i < P->npositions; i++) {
         p = skip_blanks(p, end);
         if (p == end)
             fail(P, "cost line has fewer than the %zu subposition(s) of "
                  "\"positions:\"", P->npositions);
-        p = next_subposition(P, p, end,
-                             i == P->instr_pos && P->ctx->inl ? &addr : NULL);
+        if (i == P->line_pos && want_line)
+            p = next_subposition(P, p, end, &line, P->last_line);
+        else
+            p = next_subposition(P, p, end, i == P->instr_pos && P->ctx->inl ? &addr : NULL,
+                                 P->last_instr);
     }
     uint64_t cost = parse_costs(P, p, end);
     struct inline_ctx *inl = P->ctx->inl;
     if (inl && !P->call_pending && !P->jump_pending)
         P->last_instr = addr;
+    if (want_line && !P->call_pending && !P->jump_pending) {
+        P->last_line = line;
+        if (P->function != NO_NODE && line > 0 && line <= UINT32_MAX - 1 &&
+            P->prof.nodes[P->function].line == 0)
+            P->prof.nodes[P->function].line = (uint32_t)line;
+    }
     P->jump_pending = false;
     if (P->call_pending) {
         /* Inclusive cost of the calls: it is the callee's, not self cost. */
@@ -657,6 +715,7 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
             P->prof.nodes[P->function].defined = true;
             P->call_object = P->call_file = P->call_name = NO_NAME;
             P->last_instr = 0; /* callgrind restarts positions per function */
+            P->last_line = 0;
         } else if (key_is(key, 2, "ob")) {
             P->object = parse_name(P, KIND_OBJECT, value, end);
             if (P->ctx->inl)
@@ -787,6 +846,7 @@ static void free_parser(struct parser *P)
         free(P->dense_ids[k]);
     }
     buf_free(&P->scratch);
+    buf_free(&P->descs);
     events_free(&P->events);
     free(P->weight);
     profile_free(&P->prof);

@@ -215,7 +215,9 @@ static void choose_event(struct tree_reader *T)
     while (rc == 0 && weight[T->column] == 0)
         T->column++;
     free(weight);
-    if (rc) {
+    if (rc && ctx->opt.event_may_miss) {
+        T->column = SIZE_MAX; /* the event counts 0 here */
+    } else if (rc) {
         T->d->line = T->events_line;
         fail(T, "%s", err);
     }
@@ -323,14 +325,21 @@ static void key_line(struct tree_reader *T, const char *key, size_t keylen,
             if (events_set_columns(&T->events, value, (size_t)(end - value), err, sizeof err))
                 fail(T, "%s", err);
             T->events_line = T->r->lineno;
+            for (size_t i = 0; i < T->events.ncolumns; i++)
+                fold_note_event(T->ctx, T->events.columns[i], strlen(T->events.columns[i]));
+        } else if (key_is(key, keylen, "cmd")) {
+            fold_note_comment(T->ctx, "cmd", value, (size_t)(end - value));
         } else if (key_is(key, keylen, "version") && !key_is(value, (size_t)(end - value), "1")) {
             fail(T, "folded tree version " TOKEN_FMT " is not supported (only 1 is)",
                  TOKEN_ARGS(value, (size_t)(end - value)));
         }
-        /* creator, pid, cmd and unknown keys: nothing to do */
+        /* creator, pid and unknown keys: nothing to do */
     } else if (T->state == IN_PART &&
                (key_is(key, keylen, "thread") || key_is(key, keylen, "desc"))) {
-        /* which thread and why the dump: nothing to do for folding */
+        /* which thread and why the dump: a note for -f pprof */
+        value = skip_blanks(value, end);
+        if (T->selected && key_is(key, keylen, "desc"))
+            fold_note_comment(T->ctx, "desc", value, (size_t)(end - value));
     } else {
         fail(T, "unexpected \"%.*s:\" line %s", (int)(keylen > 40 ? 40 : keylen), key,
              T->state == IN_PART ? "in a part" : "after the part's \"totals:\" line");

@@ -366,6 +366,7 @@ static void build_frames(struct emitter *em, const struct profile *p)
                      strtab_str(&ctx->names, fn->object),
                      strtab_len(&ctx->names, fn->object), &ctx->opt.style);
         em->frame[i] = stacks_frame(&ctx->out, text.data ? text.data : "", text.len);
+        stacks_frame_source(&ctx->out, em->frame[i], fn->object, fn->file, fn->line);
         em->frame_len[i] = (uint32_t)text.len;
     }
     buf_free(&text);

@@ -48,6 +48,7 @@ uint32_t profile_function(struct profile *p, uint32_t object, uint32_t file,
     n->object = object;
     n->file = file;
     n->defined = false;
+    n->line = 0;
     n->self = 0;
     return (uint32_t)p->nnodes++;
 }

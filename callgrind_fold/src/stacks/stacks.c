@@ -20,7 +20,47 @@ void stacks_free(struct stacks *s)
     strtab_free(&s->paths);
     free(s->count);
     free(s->scratch);
+    free(s->source);
+    bool keep = s->keep_sources;
     stacks_init(s);
+    s->keep_sources = keep;
+}
+
+void stacks_frame_source(struct stacks *s, uint32_t frame, uint32_t object,
+                         uint32_t file, uint32_t line)
+{
+    if (!s->keep_sources)
+        return;
+    if (frame >= s->source_cap) {
+        size_t old = s->source_cap;
+        GROW(s->source, s->source_cap, frame);
+        memset(s->source + old, 0xff, (s->source_cap - old) * sizeof *s->source);
+    }
+    struct frame_source *fs = &s->source[frame];
+    if (fs->object == NO_SOURCE_NAME && fs->file == NO_SOURCE_NAME) {
+        fs->object = object;
+        fs->file = file;
+        fs->line = line;
+    } else if (fs->line == NO_SOURCE_NAME || fs->line == 0) {
+        fs->line = line;
+    }
+}
+
+const struct frame_source *stacks_source_of(const struct stacks *s, uint32_t frame)
+{
+    if (frame >= s->source_cap || s->source[frame].object == NO_SOURCE_NAME)
+        return NULL;
+    return &s->source[frame];
+}
+
+void stacks_take_counts(struct stacks *s, uint64_t **count, size_t *len, uint64_t *total)
+{
+    *count = s->count;
+    *len = s->count ? s->count_cap : 0;
+    *total = s->total;
+    s->count = NULL;
+    s->count_cap = 0;
+    s->total = 0;
 }
 
 uint32_t stacks_frame(struct stacks *s, const char *text, size_t len)

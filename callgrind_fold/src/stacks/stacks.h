@@ -61,12 +61,34 @@ struct stacks {
     uint64_t total;       /* sum of all counts */
     uint32_t *scratch;    /* frame ids of a stack given as text */
     size_t scratch_cap;
+    /* Where each frame came from, kept only when `keep_sources` is set
+     * (-f pprof): frame id -> the first function seen with that frame. */
+    bool keep_sources;
+    struct frame_source *source;
+    size_t source_cap;
+};
+
+/* A frame's function: ids of its "ob=" and "fl=" names in the run's
+ * names (NO_SOURCE_NAME when unknown) and the first source line seen in
+ * it (0: none). */
+#define NO_SOURCE_NAME UINT32_MAX
+struct frame_source {
+    uint32_t object, file, line;
 };
 
 void stacks_init(struct stacks *s);
 void stacks_free(struct stacks *s);
 /* Id of a frame's text (which must not contain ';'). */
 uint32_t stacks_frame(struct stacks *s, const char *text, size_t len);
+/* Notes where a frame came from, if keep_sources and not noted before. */
+void stacks_frame_source(struct stacks *s, uint32_t frame, uint32_t object,
+                         uint32_t file, uint32_t line);
+/* The frame's source, or NULL when none was noted. */
+const struct frame_source *stacks_source_of(const struct stacks *s, uint32_t frame);
+/* Moves the counts out (to *count, its length to *len, the sum to
+ * *total) and starts again from zero counts, keeping the frames and stack
+ * ids: -f pprof collects one such column per event. */
+void stacks_take_counts(struct stacks *s, uint64_t **count, size_t *len, uint64_t *total);
 /* Both return false when a sum would overflow 64 bits. */
 bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64_t count);
 /* A stack as text, frames separated by ';'. */
@@ -91,6 +113,7 @@ struct fn_node {
     uint32_t object;   /* interned "ob=" name, "" if none */
     uint32_t file;     /* interned "fl=" name, "" if none */
     bool defined;      /* appeared in "fn=", not only as a call target */
+    uint32_t line;     /* first source line seen in it, 0 if none */
     uint64_t self;     /* exclusive cost */
 };
 
@@ -139,6 +162,8 @@ struct inline_ctx;
 
 struct fold_options {
     const char *event;        /* NULL: the first event of the first part */
+    bool event_may_miss;      /* a part without the event counts 0 for it
+                                 (-f pprof's passes for the other events) */
     uint64_t part;            /* ALL_PARTS or a part number */
     uint64_t resolution;      /* estimated paths lighter than total/resolution
                                  are not followed; 0: follow all */
@@ -158,6 +183,26 @@ struct fold_ctx {
                                  tree: no call counts, no addresses */
     struct callarcs *arcs;    /* when set: callgrind call arcs are kept here */
     struct inline_ctx *inl;   /* --inline (inline.h): owned by main, else NULL */
+    /* -f pprof: what the readers note about the inputs besides stacks
+     * (fold_note_*), and the counts of every event (main fills them, one
+     * pass over the inputs per event). */
+    bool keep_notes;
+    struct strtab events_seen;   /* event names, in order of first sight */
+    char **event_long;           /* "NAME\0LONG" of "event: NAME : LONG" lines */
+    size_t nevent_long, event_long_cap;
+    struct strtab comments;      /* "cmd: ..." and "desc: ..." lines */
+    struct event_column *columns;
+    size_t ncolumns;
+    size_t default_column;       /* the --event's column */
+};
+
+/* The counts of one event by stack id (ids >= len count 0). */
+struct event_column {
+    const char *event;           /* owned by events_seen or the options */
+    const char *long_name;       /* NULL if none */
+    uint64_t *count;
+    size_t len;
+    uint64_t total;
 };
 
 /* Where and why an input is rejected. */
@@ -169,6 +214,16 @@ struct diag {
 
 void fold_init(struct fold_ctx *ctx, const struct fold_options *opt);
 void fold_free(struct fold_ctx *ctx);
+/* When ctx->keep_notes: an event of an "events:" line, an event's long
+ * name ("event: NAME : LONG"), and a line of a part's description
+ * ("cmd: ...", "desc: ...", kept once each). */
+void fold_note_event(struct fold_ctx *ctx, const char *name, size_t len);
+void fold_note_event_long(struct fold_ctx *ctx, const char *name, size_t len,
+                          const char *long_name, size_t long_len);
+void fold_note_comment(struct fold_ctx *ctx, const char *key, const char *text,
+                       size_t len);
+/* The long name noted for an event, or NULL. */
+const char *fold_event_long(const struct fold_ctx *ctx, const char *name, size_t len);
 
 /* ---- estimate.c ---- */
 /* Folded stacks from a call graph.

@@ -18,7 +18,8 @@ enum render_format {
     FORMAT_DOT,         /* call graph, graphviz source */
     FORMAT_PNG,         /* call graph rendered by graphviz */
     FORMAT_SVG_GRAPH,   /* call graph rendered by graphviz, as SVG */
-    FORMAT_SPEEDSCOPE   /* speedscope JSON, one sampled profile */
+    FORMAT_SPEEDSCOPE,  /* speedscope JSON, one sampled profile */
+    FORMAT_PPROF        /* pprof's profile.proto, gzipped, every event */
 };
 
 enum color_scheme { COLORS_NAME, COLORS_OBJ };

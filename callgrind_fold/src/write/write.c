@@ -5,6 +5,7 @@
 #include "flamesvg.h"
 #include "flametree.h"
 #include "gvrender.h"
+#include "pprof.h"
 #include "stacks/stacks.h"
 #include "speedscope.h"
 #include "util/util.h"
@@ -72,6 +73,9 @@ int render_write(const struct render_job *job, FILE *out)
         break;
     case FORMAT_SPEEDSCOPE:
         rc = speedscope_write(job, out);
+        break;
+    case FORMAT_PPROF:
+        rc = pprof_write(job, out);
         break;
     case FORMAT_FOLDED:
     default:

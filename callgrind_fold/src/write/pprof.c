@@ -1,0 +1,356 @@
+/* Writer: pprof's profile.proto, gzip-compressed (pprof.h).
+ *
+ * The protocol buffer encoding is written here directly: varints, and
+ * length-delimited fields for strings, packed numbers and sub-messages
+ * (each sub-message is built in a scratch buffer, then appended with its
+ * length). Field numbers are those of profile.proto:
+ *   Profile   1 sample_type  2 sample  3 mapping  4 location  5 function
+ *             6 string_table  11 period_type  12 period  13 comment
+ *             14 default_sample_type
+ *   ValueType 1 type  2 unit                  (string table indexes)
+ *   Sample    1 location_id (packed, leaf first)  2 value (packed)
+ *   Mapping   1 id  5 filename  7 has_functions  8 has_filenames
+ *             9 has_line_numbers  10 has_inline_frames
+ *   Location  1 id  2 mapping_id  4 line
+ *   Line      1 function_id  2 line
+ *   Function  1 id  2 name  3 system_name  4 filename  5 start_line
+ * The whole message is built in memory, then deflated by zlib with a
+ * gzip header. */
+#include "pprof.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+enum wire { WIRE_VARINT = 0, WIRE_BYTES = 2 };
+
+static void put_varint(struct buf *b, uint64_t v)
+{
+    char tmp[10];
+    size_t n = 0;
+    while (v >= 0x80) {
+        tmp[n++] = (char)(v | 0x80);
+        v >>= 7;
+    }
+    tmp[n++] = (char)v;
+    buf_append(b, tmp, n);
+}
+
+static void put_key(struct buf *b, unsigned field, enum wire w)
+{
+    put_varint(b, (uint64_t)field << 3 | w);
+}
+
+/* A varint field; proto3 leaves out zeros. */
+static void put_uint(struct buf *b, unsigned field, uint64_t v)
+{
+    if (v == 0)
+        return;
+    put_key(b, field, WIRE_VARINT);
+    put_varint(b, v);
+}
+
+static void put_bytes(struct buf *b, unsigned field, const char *data, size_t len)
+{
+    put_key(b, field, WIRE_BYTES);
+    put_varint(b, len);
+    buf_append(b, data, len);
+}
+
+/* A sub-message (or packed numbers) built in `msg`, which is emptied. */
+static void put_message(struct buf *b, unsigned field, struct buf *msg)
+{
+    put_bytes(b, field, msg->data ? msg->data : "", msg->len);
+    msg->len = 0;
+}
+
+/* ---- what the stacks become ---- */
+
+static const char inlined_mark[] = " [inlined]";
+
+/* Where " [inlined]" is in a frame's text ("NAME [inlined]", or with
+ * --frame=fn+obj "NAME [inlined] [object]"), or SIZE_MAX. */
+static size_t inlined_at(const char *text, size_t len)
+{
+    size_t m = sizeof inlined_mark - 1;
+    for (size_t i = len >= m ? len - m + 1 : 0; i-- > 0;)
+        if (memcmp(text + i, inlined_mark, m) == 0 &&
+            (i + m == len || (text[i + m] == ' ' && text[i + m + 1] == '[' &&
+                              text[len - 1] == ']')))
+            return i;
+    return SIZE_MAX;
+}
+
+struct pprof {
+    const struct fold_ctx *ctx;
+    const struct stacks *s;
+    struct strtab strings;     /* the string table; "" is 0 */
+    struct strtab locations;   /* frame id sequences -> location id - 1 */
+    bool *inlined;             /* frame id -> an inlined frame */
+    bool *used;                /* frame id -> some location has it */
+    struct strtab objects;     /* object names -> mapping id - 1 */
+    uint32_t *object_of;       /* frame id -> mapping id, 0: none */
+    bool any_line;
+};
+
+static int64_t string_index(struct pprof *P, const char *s, size_t len)
+{
+    return strtab_intern(&P->strings, s, len);
+}
+
+static int64_t cstring_index(struct pprof *P, const char *s)
+{
+    return string_index(P, s, strlen(s));
+}
+
+/* The unit of an event: callgrind's long names tell time units, as
+ * "sysTime (elapsed ns)"; everything else is counted. */
+static const char *event_unit(const struct event_column *c)
+{
+    static const struct {
+        const char *suffix, *unit;
+    } units[] = {{" ns)", "nanoseconds"}, {" us)", "microseconds"},
+                 {" ms)", "milliseconds"}};
+    if (c->long_name) {
+        size_t n = strlen(c->long_name);
+        for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+            size_t k = strlen(units[i].suffix);
+            if (n >= k && strcmp(c->long_name + n - k, units[i].suffix) == 0)
+                return units[i].unit;
+        }
+    }
+    return "count";
+}
+
+static void put_value_type(struct pprof *P, struct buf *b, unsigned field,
+                           const struct event_column *c, struct buf *msg)
+{
+    put_uint(msg, 1, (uint64_t)cstring_index(P, c->event));
+    put_uint(msg, 2, (uint64_t)cstring_index(P, event_unit(c)));
+    put_message(b, field, msg);
+}
+
+static const uint32_t *path_of(const struct stacks *s, uint32_t id, size_t *n)
+{
+    *n = strtab_len(&s->paths, id) / sizeof(uint32_t);
+    return (const uint32_t *)(const void *)strtab_str(&s->paths, id);
+}
+
+static uint64_t column_value(const struct event_column *c, size_t id)
+{
+    return id < c->len ? c->count[id] : 0;
+}
+
+/* Samples: one per stack with a nonzero value for some event. */
+static void put_samples(struct pprof *P, struct buf *pb)
+{
+    const struct fold_ctx *ctx = P->ctx;
+    const struct stacks *s = P->s;
+    struct buf msg = {0}, packed = {0};
+    uint32_t *locs = NULL;
+    size_t locs_cap = 0;
+    for (size_t id = 0; id < s->paths.count; id++) {
+        bool any = false;
+        for (size_t c = 0; c < ctx->ncolumns && !any; c++)
+            any = column_value(&ctx->columns[c], id) != 0;
+        if (!any)
+            continue;
+        size_t n;
+        const uint32_t *f = path_of(s, (uint32_t)id, &n);
+        /* A frame and the inlined frames below it are one location. */
+        size_t nlocs = 0;
+        for (size_t i = 0; i < n;) {
+            size_t j = i + 1;
+            while (j < n && P->inlined[f[j]])
+                j++;
+            uint32_t loc = strtab_intern(&P->locations, (const char *)(f + i),
+                                         (j - i) * sizeof *f);
+            GROW(locs, locs_cap, nlocs);
+            locs[nlocs++] = loc + 1;
+            for (size_t k = i; k < j; k++)
+                P->used[f[k]] = true;
+            i = j;
+        }
+        for (size_t i = nlocs; i-- > 0;) /* leaf first */
+            put_varint(&packed, locs[i]);
+        put_message(&msg, 1, &packed);
+        for (size_t c = 0; c < ctx->ncolumns; c++)
+            put_varint(&packed, column_value(&ctx->columns[c], id));
+        put_message(&msg, 2, &packed);
+        put_message(pb, 2, &msg);
+    }
+    free(locs);
+    buf_free(&msg);
+    buf_free(&packed);
+}
+
+/* Mappings: one per object of the frames that head a location. */
+static void put_mappings(struct pprof *P, struct buf *pb)
+{
+    const struct stacks *s = P->s;
+    const struct strtab *names = &P->ctx->names;
+    for (uint32_t loc = 0; loc < P->locations.count; loc++) {
+        uint32_t head = *(const uint32_t *)(const void *)strtab_str(&P->locations, loc);
+        const struct frame_source *src = stacks_source_of(s, head);
+        if (!src || src->object == NO_SOURCE_NAME || strtab_len(names, src->object) == 0)
+            continue;
+        P->object_of[head] = 1 + strtab_intern(&P->objects, strtab_str(names, src->object),
+                                               strtab_len(names, src->object));
+    }
+    struct buf msg = {0};
+    bool any_inline = false;
+    for (size_t f = 0; f < s->frames.count; f++)
+        any_inline |= P->used[f] && P->inlined[f];
+    for (uint32_t m = 0; m < P->objects.count; m++) {
+        put_uint(&msg, 1, m + 1);
+        put_uint(&msg, 5, (uint64_t)string_index(P, strtab_str(&P->objects, m),
+                                                 strtab_len(&P->objects, m)));
+        put_uint(&msg, 7, 1); /* has_functions: already symbolized */
+        put_uint(&msg, 8, 1); /* has_filenames */
+        put_uint(&msg, 9, P->any_line);
+        put_uint(&msg, 10, any_inline);
+        put_message(pb, 3, &msg);
+    }
+    buf_free(&msg);
+}
+
+static void put_locations(struct pprof *P, struct buf *pb)
+{
+    struct buf msg = {0}, line = {0};
+    for (uint32_t loc = 0; loc < P->locations.count; loc++) {
+        size_t n = strtab_len(&P->locations, loc) / sizeof(uint32_t);
+        const uint32_t *f = (const uint32_t *)(const void *)strtab_str(&P->locations, loc);
+        put_uint(&msg, 1, loc + 1);
+        put_uint(&msg, 2, P->object_of[f[0]]);
+        for (size_t i = n; i-- > 0;) { /* the innermost inlined function first */
+            const struct frame_source *src = stacks_source_of(P->s, f[i]);
+            put_uint(&line, 1, (uint64_t)f[i] + 1);
+            if (src && src->line != NO_SOURCE_NAME)
+                put_uint(&line, 2, src->line);
+            put_message(&msg, 4, &line);
+        }
+        put_message(pb, 4, &msg);
+    }
+    buf_free(&msg);
+    buf_free(&line);
+}
+
+static void put_functions(struct pprof *P, struct buf *pb)
+{
+    const struct stacks *s = P->s;
+    const struct strtab *names = &P->ctx->names;
+    struct buf msg = {0}, name = {0};
+    for (uint32_t f = 0; f < s->frames.count; f++) {
+        if (!P->used[f])
+            continue;
+        const char *text = strtab_str(&s->frames, f);
+        size_t len = strtab_len(&s->frames, f);
+        size_t at = P->inlined[f] ? inlined_at(text, len) : SIZE_MAX;
+        name.len = 0;
+        if (at == SIZE_MAX) {
+            buf_append(&name, text, len);
+        } else {
+            size_t m = sizeof inlined_mark - 1;
+            buf_append(&name, text, at);
+            buf_append(&name, text + at + m, len - at - m);
+        }
+        int64_t ni = string_index(P, name.data ? name.data : "", name.len);
+        put_uint(&msg, 1, (uint64_t)f + 1);
+        put_uint(&msg, 2, (uint64_t)ni);
+        put_uint(&msg, 3, (uint64_t)ni);
+        const struct frame_source *src = stacks_source_of(s, f);
+        if (src && src->file != NO_SOURCE_NAME)
+            put_uint(&msg, 4, (uint64_t)string_index(P, strtab_str(names, src->file),
+                                                     strtab_len(names, src->file)));
+        if (src && src->line != NO_SOURCE_NAME)
+            put_uint(&msg, 5, src->line);
+        put_message(pb, 5, &msg);
+    }
+    buf_free(&msg);
+    buf_free(&name);
+}
+
+/* Deflates the message with a gzip header onto out. */
+static int gzip_out(const struct buf *pb, FILE *out)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        out_of_memory();
+    unsigned char chunk[1 << 16];
+    z.next_in = (unsigned char *)(pb->data ? pb->data : "");
+    size_t left = pb->len;
+    int rc = 0, zrc;
+    do {
+        unsigned in = left > (1u << 30) ? 1u << 30 : (unsigned)left;
+        z.avail_in = in;
+        left -= in;
+        int flush = left ? Z_NO_FLUSH : Z_FINISH;
+        do {
+            z.next_out = chunk;
+            z.avail_out = sizeof chunk;
+            zrc = deflate(&z, flush);
+            size_t have = sizeof chunk - z.avail_out;
+            if (rc == 0 && have && fwrite(chunk, 1, have, out) != have)
+                rc = -1;
+        } while (z.avail_out == 0);
+    } while (left);
+    deflateEnd(&z);
+    if (zrc != Z_STREAM_END)
+        out_of_memory();
+    return rc;
+}
+
+int pprof_write(const struct render_job *job, FILE *out)
+{
+    const struct fold_ctx *ctx = job->ctx;
+    const struct stacks *s = &ctx->out;
+    struct pprof P = {.ctx = ctx, .s = s};
+    strtab_init(&P.strings);
+    strtab_init(&P.locations);
+    strtab_init(&P.objects);
+    string_index(&P, "", 0);
+    size_t nf = s->frames.count ? s->frames.count : 1;
+    P.inlined = xcalloc(nf, sizeof *P.inlined);
+    P.used = xcalloc(nf, sizeof *P.used);
+    P.object_of = xcalloc(nf, sizeof *P.object_of);
+    for (uint32_t f = 0; f < s->frames.count; f++) {
+        P.inlined[f] = inlined_at(strtab_str(&s->frames, f), strtab_len(&s->frames, f)) !=
+                       SIZE_MAX;
+        const struct frame_source *src = stacks_source_of(s, f);
+        P.any_line |= src && src->line != NO_SOURCE_NAME && src->line != 0;
+    }
+
+    struct buf pb = {0}, msg = {0};
+    for (size_t c = 0; c < ctx->ncolumns; c++)
+        put_value_type(&P, &pb, 1, &ctx->columns[c], &msg);
+    put_samples(&P, &pb);
+    put_mappings(&P, &pb);
+    put_locations(&P, &pb);
+    put_functions(&P, &pb);
+    if (ctx->ncolumns) {
+        const struct event_column *def = &ctx->columns[ctx->default_column];
+        put_value_type(&P, &pb, 11, def, &msg);
+        put_uint(&pb, 12, 1);
+        put_uint(&pb, 14, (uint64_t)cstring_index(&P, def->event));
+    }
+    for (uint32_t i = 0; i < ctx->comments.count; i++) {
+        int64_t k = string_index(&P, strtab_str(&ctx->comments, i),
+                                 strtab_len(&ctx->comments, i));
+        put_uint(&pb, 13, (uint64_t)k);
+    }
+    for (uint32_t i = 0; i < P.strings.count; i++)
+        put_bytes(&pb, 6, strtab_str(&P.strings, i), strtab_len(&P.strings, i));
+
+    int rc = gzip_out(&pb, out);
+    buf_free(&pb);
+    buf_free(&msg);
+    free(P.inlined);
+    free(P.used);
+    free(P.object_of);
+    strtab_free(&P.strings);
+    strtab_free(&P.locations);
+    strtab_free(&P.objects);
+    return rc;
+}

@@ -1,0 +1,333 @@
+"""Tests of callgrind_fold -f pprof (issue 19), called from run_tests.py.
+
+Two readers check the output: a decoder of our own (gzip and protocol
+buffers, stdlib only: the golden test of a small profile, field by
+field), and the real one, `go tool pprof` (Debian's golang-go; SKIP when
+`go` is missing): on profiles of every flavour made by the real valgrind,
+-raw gives per event exactly the profile's totals, and -traces the stacks
+of the folded output for that event.
+"""
+import gzip
+import os
+import re
+import shutil
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_T = None
+
+
+# ---- a protocol buffer decoder ------------------------------------------
+
+def _varint(data, i):
+    v = shift = 0
+    while True:
+        b = data[i]
+        i += 1
+        v |= (b & 0x7F) << shift
+        shift += 7
+        if b < 0x80:
+            return v, i
+
+
+def decode_message(data):
+    """field number -> list of values (ints for varints, bytes otherwise)."""
+    fields, i = {}, 0
+    while i < len(data):
+        key, i = _varint(data, i)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            v, i = _varint(data, i)
+        elif wire == 2:
+            n, i = _varint(data, i)
+            v, i = data[i:i + n], i + n
+        else:
+            raise ValueError("wire type %d" % wire)
+        fields.setdefault(field, []).append(v)
+    return fields
+
+
+def _packed(values):
+    """A repeated number field, packed (bytes) or not (ints)."""
+    out = []
+    for v in values:
+        if isinstance(v, bytes):
+            i = 0
+            while i < len(v):
+                x, i = _varint(v, i)
+                out.append(x)
+        else:
+            out.append(v)
+    return out
+
+
+def decode_profile(raw):
+    """A gzipped profile.proto -> a dict of its parts, strings resolved."""
+    p = decode_message(gzip.decompress(raw))
+    st = [s.decode() for s in p.get(6, [])]
+    one = lambda m, f, d=0: m.get(f, [d])[-1]
+    vt = lambda b: (st[one(decode_message(b), 1)], st[one(decode_message(b), 2)])
+    prof = {"strings0": st[0] if st else None,
+            "sample_type": [vt(b) for b in p.get(1, [])],
+            "default_sample_type": st[one(p, 14)],
+            "period_type": vt(p[11][0]) if 11 in p else None,
+            "comments": [st[i] for i in _packed(p.get(13, []))],
+            "samples": [], "mappings": {}, "locations": {}, "functions": {}}
+    for b in p.get(3, []):
+        m = decode_message(b)
+        prof["mappings"][one(m, 1)] = {
+            "filename": st[one(m, 5)], "has_functions": one(m, 7), "has_filenames": one(m, 8),
+            "has_line_numbers": one(m, 9), "has_inline_frames": one(m, 10)}
+    for b in p.get(5, []):
+        m = decode_message(b)
+        prof["functions"][one(m, 1)] = {"name": st[one(m, 2)], "system_name": st[one(m, 3)],
+                                        "filename": st[one(m, 4)], "start_line": one(m, 5)}
+    for b in p.get(4, []):
+        m = decode_message(b)
+        lines = [decode_message(l) for l in m.get(4, [])]
+        prof["locations"][one(m, 1)] = {"mapping": one(m, 2),
+                                        "lines": [(one(l, 1), one(l, 2)) for l in lines]}
+    for b in p.get(2, []):
+        m = decode_message(b)
+        prof["samples"].append((_packed(m.get(1, [])), _packed(m.get(2, []))))
+    return prof
+
+
+def named_samples(prof):
+    """{(frame names root first; inlined ones of a location together): values}"""
+    out = {}
+    for locs, values in prof["samples"]:
+        names = []
+        for l in reversed(locs):
+            for fid, _ in reversed(prof["locations"][l]["lines"]):
+                names.append(prof["functions"][fid]["name"])
+        out[tuple(names)] = values
+    return out
+
+
+# ---- the tests ----------------------------------------------------------
+
+def run(T, binary, tag, golden=None):
+    """golden: (valgrind, Golden instance) for the real-profile tests."""
+    global _T
+    _T = T
+    name = lambda n: tag + "pprof/" + n
+    work = os.path.join(T.WORK, "pprof")
+    os.makedirs(work, exist_ok=True)
+
+    # Golden: a small profile, field by field.
+    out = os.path.join(work, "small.pb.gz")
+    src = os.path.join(HERE, "pprof", "small.cg")
+    rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out, src])
+    if T.check(name("golden/runs"), rc == 0 and err == "", err):
+        prof = decode_profile(open(out, "rb").read())
+        fn = {f["name"]: f for f in prof["functions"].values()}
+        problems = []
+        want = {
+            "strings0": "",
+            "sample_type": [("Ir", "count"), ("sysTime", "nanoseconds")],
+            "default_sample_type": "Ir",
+            "period_type": ("Ir", "count"),
+            "comments": ["cmd: ./small --fast", "desc: Trigger: Program termination"],
+        }
+        for k, v in want.items():
+            if prof[k] != v:
+                problems.append("%s: %r, not %r" % (k, prof[k], v))
+        if named_samples(prof) != {("main",): [11, 0], ("main", "memcpy"): [100, 5000]}:
+            problems.append("samples %r" % named_samples(prof))
+        wantf = {"main": ("small.c", 10), "memcpy": ("memcpy.S", 50)}
+        for f, (file, line) in wantf.items():
+            got = fn.get(f)
+            if not got or (got["filename"], got["start_line"], got["system_name"]) != (file, line, f):
+                problems.append("function %s: %r" % (f, got))
+        maps = {m["filename"]: m for m in prof["mappings"].values()}
+        if sorted(maps) != ["/bin/small", "/lib/libc.so.6"]:
+            problems.append("mappings %r" % sorted(maps))
+        for m in maps.values():
+            if (m["has_functions"], m["has_filenames"], m["has_line_numbers"],
+                    m["has_inline_frames"]) != (1, 1, 1, 0):
+                problems.append("mapping flags %r" % m)
+        by_id = {i: m["filename"] for i, m in prof["mappings"].items()}
+        for loc in prof["locations"].values():
+            f = prof["functions"][loc["lines"][0][0]]
+            want_map = "/bin/small" if f["name"] == "main" else "/lib/libc.so.6"
+            if len(loc["lines"]) != 1 or by_id.get(loc["mapping"]) != want_map or \
+                    loc["lines"][0][1] != wantf[f["name"]][1]:
+                problems.append("location %r" % loc)
+        T.check(name("golden/fields"), not problems, "; ".join(problems))
+        # --event picks the default sample type; --part works as for folded.
+        rc, _, err = T.fold(binary, ["-f", "pprof", "--event=sysTime", "-o", out, src])
+        prof = decode_profile(open(out, "rb").read())
+        T.check(name("golden/default-sample-type"),
+                rc == 0 and prof["default_sample_type"] == "sysTime" and
+                len(prof["sample_type"]) == 2, err)
+
+    # From folded stacks: one sample type, named by --countname.
+    folded = os.path.join(work, "small.folded")
+    with open(folded, "w") as f:
+        f.write("a;b 3\na 2\n")
+    for args, want in (([], "samples"), (["--countname=cycles"], "cycles")):
+        rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out] + args + [folded])
+        prof = decode_profile(open(out, "rb").read()) if rc == 0 else {}
+        T.check(name("folded-input/" + want),
+                rc == 0 and prof["sample_type"] == [(want, "count")] and
+                named_samples(prof) == {("a", "b"): [3], ("a",): [2]}, err)
+    # Standard input is read again for every event.
+    p = T.run([binary, "-f", "pprof", "-o", out, "-"], stdin=open(src, "rb"))
+    prof = decode_profile(open(out, "rb").read()) if p.returncode == 0 else {}
+    T.check(name("stdin-every-event"),
+            p.returncode == 0 and prof and
+            named_samples(prof) == {("main",): [11, 0], ("main", "memcpy"): [100, 5000]},
+            p.stderr.decode())
+
+    # Malformed input: the same error as folded output, nothing written.
+    mdir = os.path.join(HERE, "malformed")
+    bad = []
+    for f in sorted(os.listdir(mdir)):
+        if f == "EXPECT":
+            continue
+        path = os.path.join(mdir, f)
+        r1 = T.fold(binary, [path])
+        target = os.path.join(work, "malformed.pb.gz")
+        if os.path.exists(target):
+            os.unlink(target)
+        r2 = T.fold(binary, ["-f", "pprof", "-o", target, path])
+        r3 = T.fold(binary, ["-f", "pprof", path])
+        if r1[0] != 0 and (r2[0] != r1[0] or r2[2] != r1[2] or os.path.exists(target) or
+                           r3[1] != "" or r3[0] != r1[0]):
+            bad.append(f)
+    T.check(name("malformed-unchanged"), not bad, " ".join(bad))
+
+    if golden:
+        _real_profiles(T, binary, tag, name, work, *golden)
+
+
+def _go_pprof():
+    """The argv prefix of `go tool pprof`, or (None, why)."""
+    go = shutil.which("go")
+    if not go:
+        return None, "no go command (Debian: apt-get install golang-go)"
+    p = _T.run([go, "tool", "pprof", "-h"], timeout=300)
+    text = (p.stdout + p.stderr).decode("utf-8", "replace")
+    if "usage" not in text.lower():
+        return None, "go tool pprof does not run: " + text[-200:]
+    return [go, "tool", "pprof"], None
+
+
+def _pprof(cmd, args):
+    p = _T.run(cmd + args, timeout=600)
+    if p.returncode != 0:
+        raise RuntimeError("pprof %s: %s" % (" ".join(args), p.stderr.decode()[-300:]))
+    return p.stdout.decode("utf-8", "replace")
+
+
+def raw_totals(text):
+    """-raw: sample types and the sum of every value column."""
+    lines = text.splitlines()
+    i = lines.index("Samples:")
+    types = [t.split("/")[0] for t in lines[i + 1].split()]
+    sums = [0] * len(types)
+    for line in lines[i + 2:]:
+        m = re.match(r"\s*([\d\s]+):", line)
+        if not m:
+            break
+        for k, v in enumerate(m.group(1).split()):
+            sums[k] += int(v)
+    return dict(zip(types, sums)), lines[i + 1]
+
+
+def traces(text):
+    """-traces: {stack (root first): value}, zero values left out."""
+    out = {}
+    for block in text.split("-----------+")[1:]:
+        rows = [l for l in block.splitlines()[1:] if l.strip()]
+        if not rows:
+            continue
+        # -unit=ns: whole numbers, with "ns" for the time events
+        m = re.match(r"\s*(\d+)(?:ns)?\s+(.*)$", rows[0])
+        if not m:
+            raise RuntimeError("pprof -traces: unexpected line %r" % rows[0])
+        value = int(m.group(1))
+        frames = [m.group(2)] + [r.strip() for r in rows[1:]]
+        frames = [re.sub(r" \(inline\)$", "", f) for f in frames]
+        if value:
+            key = tuple(reversed(frames))
+            out[key] = out.get(key, 0) + value
+    return out
+
+
+def _real_profiles(T, binary, tag, name, work, valgrind, g):
+    cmd, why = _go_pprof()
+    if not cmd:
+        T.report("SKIP", name("go-tool-pprof"), why)
+        return
+    # Each flavour: (name, input files, callgrind_fold options, totals known)
+    flavours = []
+    calls = lambda opts: g.profile("calls", opts)
+    flavours.append(("plain", calls([]), [], True))
+    flavours.append(("dump-instr", calls(["--dump-instr=yes"]), [], True))
+    flavours.append(("cache-sim", calls(["--cache-sim=yes", "--branch-sim=yes"]), [], True))
+    flavours.append(("separate-callers", calls(["--separate-callers=8"]), [], True))
+    combined = g.profile("calls", ["--combine-dumps=yes"], args=["dump"])
+    flavours.append(("combined-parts", combined, [], True))
+    flavours.append(("combined-part2", combined, ["--part=2"], True))
+    flavours.append(("systime", calls(["--collect-systime=nsec"]), [], True))
+    tree = os.path.join(work, "calls.tree")
+    probe = T.run([valgrind, "--tool=callgrind", "--dump-folded=yes",
+                   "--folded-out-file=" + os.path.join(work, "probe.tree"),
+                   "--callgrind-out-file=" + os.path.join(work, "probe.out"), "/bin/true"])
+    if probe.returncode == 0:
+        g.profile("calls", ["--cache-sim=yes", "--dump-folded=yes",
+                            "--folded-out-file=" + tree], clean=[tree])
+        trees = T.dump_files(tree)
+        flavours.append(("folded-tree", trees, [], False))
+    else:
+        T.report("SKIP", name("real/folded-tree"), "this valgrind has no --dump-folded=yes")
+    try:
+        import inline_tests
+        inline_tests._T = T
+        hot = inline_tests._builds_for(g.cc, T.WORK)["hot"]
+        prof = inline_tests._profile(valgrind, T.WORK, hot, ["--dump-instr=yes"])
+        flavours.append(("inline", [prof], ["--inline"], True))
+    except RuntimeError as e:
+        T.report("FAIL", name("real/inline-setup"), str(e))
+
+    for fl, files, opts, have_totals in flavours:
+        n = lambda what: name("real/%s/%s" % (fl, what))
+        out = os.path.join(work, fl + ".pb.gz")
+        rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out] + opts + files)
+        if not T.check(n("runs"), rc == 0, err):
+            continue
+        try:
+            sums, header = raw_totals(_pprof(cmd, ["-raw", out]))
+            problems = []
+            part = None
+            for o in opts:
+                if o.startswith("--part="):
+                    part = int(o[7:])
+            for ev, total in sums.items():
+                if have_totals:
+                    want = T.totals_of(files, ev, part)
+                else:
+                    r = T.fold(binary, opts + ["--event=" + ev] + files)
+                    want = sum(c for _, c in T.parse_folded(r[1]))
+                if total != want:
+                    problems.append("%s: pprof %d, totals %d" % (ev, total, want))
+                # -traces per event: the folded output's stacks.
+                r = T.fold(binary, opts + ["--event=" + ev] + files)
+                folded = {}
+                for s, c in T.parse_folded(r[1]):
+                    key = tuple(re.sub(r" \[inlined\]$", "", f) for f in s)
+                    folded[key] = folded.get(key, 0) + c
+                got = traces(_pprof(cmd, ["-traces", "-unit=ns", "-sample_index=" + ev, out]))
+                if got != folded:
+                    diff = set(got.items()) ^ set(folded.items())
+                    problems.append("%s: traces differ from folded, e.g. %r" %
+                                    (ev, sorted(diff)[:2]))
+            if fl == "cache-sim":
+                if len(sums) < 9 or "[dflt]" not in header.split()[0]:
+                    problems.append("sample types: " + header)
+            if fl == "systime" and "sysTime/nanoseconds" not in header:
+                problems.append("sample types: " + header)
+            T.check(n("totals-and-traces"), not problems and sums, "; ".join(problems))
+        except RuntimeError as e:
+            T.check(n("totals-and-traces"), False, str(e))
