@@ -10,6 +10,10 @@ or block order differ.
     cgprofile.py --fns FILE      print the function names with cost or calls
     cgprofile.py --totals FILE   print the totals line
     cgprofile.py --events=Ir,Dr FILE   summary restricted to these events
+    cgprofile.py --fold-stubs FILE   functions without a symbol or object
+                                 (??? 0x...) that have one caller are folded
+                                 into it: their own cost is the caller's,
+                                 their calls are the caller's
 
 Summary lines (sorted):
     self   OB FN           costs...
@@ -96,16 +100,45 @@ def read(path):
     return events, totals, selfc, calls
 
 
+def fold_stubs(selfc, calls):
+    """What --skip-plt=yes does to PLT stubs Valgrind did not know as PLT
+    (.plt.sec, .plt.got; see the debuginfo patch): a function named by
+    address in no object, called from one function, is folded into it."""
+    def add(a, b):
+        return [x + y for x, y in zip(a or [0] * len(b), b)]
+    stubs = {(ob, fn) for (ob, fn) in selfc if ob == "???" and re.match(r"0x[0-9a-f]+$", fn)}
+    stubs |= {(cob, cfn) for (_, _, cob, cfn) in calls if cob == "???" and re.match(r"0x[0-9a-f]+$", cfn)}
+    for stub in sorted(stubs):
+        callers = [k for k in calls if (k[2], k[3]) == stub]
+        if len({(k[0], k[1]) for k in callers}) != 1:
+            continue
+        caller = (callers[0][0], callers[0][1])
+        for k in callers:
+            del calls[k]
+        if selfc.get(stub):
+            selfc[caller] = add(selfc.get(caller), selfc.pop(stub))
+        for k in [k for k in calls if (k[0], k[1]) == stub]:
+            count, vec = calls.pop(k)
+            key = (caller[0], caller[1], k[2], k[3])
+            c0, v0 = calls.get(key, (0, None))
+            calls[key] = (c0 + count, add(v0, vec))
+
+
 def main(argv):
     mode = "summary"
     only = None
+    stubs = False
     while argv and argv[0].startswith("--"):
         if argv[0].startswith("--events="):
             only = argv[0][len("--events="):].split(",")
+        elif argv[0] == "--fold-stubs":
+            stubs = True
         else:
             mode = argv[0]
         argv = argv[1:]
     events, totals, selfc, calls = read(argv[0])
+    if stubs:
+        fold_stubs(selfc, calls)
     if only:
         idx = [events.index(e) for e in only if e in events]
         pick = lambda vec: [vec[i] for i in idx] if vec else vec

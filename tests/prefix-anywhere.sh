@@ -9,7 +9,7 @@ cp -a "$PREFIX" "$other" || { fail "copying the install"; finish; }
 out=$(PREFIX=$other sh "$top/tests/stock-equivalence.sh" 2>&1)
 if echo "$out" | grep -q '^FAIL'; then
     fail "stock-equivalence with PREFIX=$other"
-    echo "$out" | head -n 30
+    echo "$out" | head -n 30 | sed "s/^/  /"
 else
     pass "stock-equivalence with PREFIX=$other ($(echo "$out" | grep -c '^PASS') tests)"
 fi
