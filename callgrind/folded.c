@@ -582,6 +582,16 @@ static void write_tree_part(folded_node* root, Bool first_in_file, Int part,
       out_num(VG_(getpid)());
       out_str("\ncmd: ");
       out_name(cmd);
+      /* long names telling units, as callgrind.out has them */
+      switch (CLG_(clo).collect_systime) {
+      case systime_msec: out_str("\nevent: sysTime : sysTime (elapsed ms)"); break;
+      case systime_usec: out_str("\nevent: sysTime : sysTime (elapsed us)"); break;
+      case systime_nsec:
+         out_str("\nevent: sysTime : sysTime (elapsed ns)"
+                 "\nevent: sysCpuTime : sysCpuTime (system cpu ns)");
+         break;
+      default: break;
+      }
       out_str("\nevents: ");
       out_str(kept_names);
       out_put("\n", 1);

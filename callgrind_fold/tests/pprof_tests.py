@@ -161,6 +161,18 @@ def run(T, binary, tag, golden=None):
                 rc == 0 and prof["default_sample_type"] == "sysTime" and
                 len(prof["sample_type"]) == 2, err)
 
+    # A folded tree's event: lines tell units, as callgrind.out's do.
+    tree = os.path.join(work, "units.tree")
+    with open(tree, "w") as f:
+        f.write("# callgrind folded tree\nversion: 1\n"
+                "event: sysTime : sysTime (elapsed us)\n"
+                "events: Ir sysTime\n\npart: 1\nfn: 2 main\n1 2 7 40\ntotals: 7 40\n")
+    rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out, tree])
+    prof = decode_profile(open(out, "rb").read()) if rc == 0 else {}
+    T.check(name("tree-input/units"),
+            rc == 0 and prof["sample_type"] == [("Ir", "count"), ("sysTime", "microseconds")] and
+            named_samples(prof) == {("main",): [7, 40]}, err)
+
     # From folded stacks: one sample type, named by --countname.
     folded = os.path.join(work, "small.folded")
     with open(folded, "w") as f:
