@@ -8,6 +8,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool events_long_name(const char *p, const char *end, const char **name,
+                      size_t *name_len, const char **long_name, size_t *long_len)
+{
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    const char *n = p;
+    while (p < end && *p != ' ' && *p != '\t' && *p != '=' && *p != ':')
+        p++;
+    const char *colon = memchr(p, ':', (size_t)(end - p));
+    if (!colon || p == n)
+        return false;
+    const char *lng = colon + 1, *lend = end;
+    while (lng < end && (*lng == ' ' || *lng == '\t'))
+        lng++;
+    while (lend > lng && (lend[-1] == ' ' || lend[-1] == '\t'))
+        lend--;
+    if (lend == lng)
+        return false;
+    *name = n;
+    *name_len = (size_t)(p - n);
+    *long_name = lng;
+    *long_len = (size_t)(lend - lng);
+    return true;
+}
+
 /* Inherited events may refer to other inherited events; this bounds the
  * nesting so that a definition cycle cannot recurse forever. */
 #define MAX_DERIVED_DEPTH 16

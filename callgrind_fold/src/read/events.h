@@ -5,6 +5,7 @@
 #ifndef CF_EVENTS_H
 #define CF_EVENTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +23,12 @@ void events_free(struct event_defs *ev);
 int events_set_columns(struct event_defs *ev, const char *text, size_t len,
                        char *err, size_t errlen);
 /* text is the value after "event:". Returns 0, or -1 with a message. */
+/* The NAME and LONG NAME of an "event: NAME [= EXPR] : LONG NAME" line's
+ * value [p, end); false if it has no long name.  A long name tells a
+ * unit, such as "sysTime (elapsed ns)". */
+bool events_long_name(const char *p, const char *end, const char **name,
+                      size_t *name_len, const char **long_name, size_t *long_len);
+
 int events_add_definition(struct event_defs *ev, const char *text, size_t len,
                           char *err, size_t errlen);
 /* Fill weight[0..ncolumns) for event `name`. Returns 0, or -1 with a message. */

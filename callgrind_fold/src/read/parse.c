@@ -549,22 +549,13 @@ static void set_positions(struct parser *P, const char *p, const char *end)
     P->npositions = n;
 }
 
-/* "event: NAME [= EXPR] : LONG NAME": the long name tells a unit, such
- * as "sysTime (elapsed ns)". */
+/* "event: NAME [= EXPR] : LONG NAME": the long name tells a unit. */
 static void note_long_name(struct fold_ctx *ctx, const char *p, const char *end)
 {
-    const char *name = p;
-    while (p < end && !is_blank(*p) && *p != '=' && *p != ':')
-        p++;
-    const char *colon = memchr(p, ':', (size_t)(end - p));
-    if (!colon || p == name)
-        return;
-    const char *lng = skip_blanks(colon + 1, end);
-    const char *lend = end;
-    while (lend > lng && is_blank(lend[-1]))
-        lend--;
-    if (lend > lng)
-        fold_note_event_long(ctx, name, (size_t)(p - name), lng, (size_t)(lend - lng));
+    const char *name, *lng;
+    size_t nlen, llen;
+    if (events_long_name(p, end, &name, &nlen, &lng, &llen))
+        fold_note_event_long(ctx, name, nlen, lng, llen);
 }
 
 static void header_line(struct parser *P, const char *key, size_t keylen,

@@ -330,18 +330,10 @@ static void key_line(struct tree_reader *T, const char *key, size_t keylen,
         } else if (key_is(key, keylen, "event")) {
             /* "event: NAME : LONG NAME", as in callgrind.out: the long
              * name tells a unit ("sysTime (elapsed ns)") */
-            const char *name = value, *p = value;
-            while (p < end && !is_blank(*p) && *p != ':')
-                p++;
-            const char *colon = memchr(p, ':', (size_t)(end - p));
-            if (colon && p > name) {
-                const char *lng = skip_blanks(colon + 1, end), *lend = end;
-                while (lend > lng && is_blank(lend[-1]))
-                    lend--;
-                if (lend > lng)
-                    fold_note_event_long(T->ctx, name, (size_t)(p - name), lng,
-                                         (size_t)(lend - lng));
-            }
+            const char *name, *lng;
+            size_t nlen, llen;
+            if (events_long_name(value, end, &name, &nlen, &lng, &llen))
+                fold_note_event_long(T->ctx, name, nlen, lng, llen);
         } else if (key_is(key, keylen, "cmd")) {
             fold_note_comment(T->ctx, "cmd", value, (size_t)(end - value));
         } else if (key_is(key, keylen, "version") && !key_is(value, (size_t)(end - value), "1")) {
