@@ -567,8 +567,9 @@ static void write_tree(folded_node* root, ULong* totals)
    VG_(free)(cursor);
 }
 
-static void write_tree_part(folded_node* root, Bool first_in_file, Int part,
-                            Int tid, const HChar* trigger, const HChar* cmd)
+/* Returns the part's total of the first kept event. */
+static ULong write_tree_part(folded_node* root, Bool first_in_file, Int part,
+                             Int tid, const HChar* trigger, const HChar* cmd)
 {
    ULong totals[FOLDED_MAX_EVENTS];
    Int k;
@@ -618,6 +619,7 @@ static void write_tree_part(folded_node* root, Bool first_in_file, Int part,
    out_str("totals:");
    for (k = 0; k < CLG_(folded_count); k++) out_num(totals[k]);
    out_put("\n", 1);
+   return totals[0];
 }
 
 /*--- Folded stacks text (--dump-folded=text) ---*/
@@ -760,8 +762,7 @@ ULong CLG_(folded_write)(const HChar* filename, Bool first_in_file,
 {
    UInt tree = current_tree();
    folded_node* root = tree_root(tree);
-   ULong sum = 0;
-   UInt i;
+   ULong sum;
    SysRes res = VG_(open)(filename,
                           VKI_O_CREAT|VKI_O_WRONLY|
                           (first_in_file ? VKI_O_TRUNC : VKI_O_APPEND),
@@ -779,14 +780,11 @@ ULong CLG_(folded_write)(const HChar* filename, Bool first_in_file,
    if (CLG_(clo).dump_folded == folded_text)
       sum = write_text(root);
    else
-      write_tree_part(root, first_in_file, part, tid, trigger, cmd);
+      sum = write_tree_part(root, first_in_file, part, tid, trigger, cmd);
    out_flush();
    VG_(close)(out_fd);
    out_fd = -1;
 
-   for (i = 0; i < nodes_used; i++)
-      if (live[i] && CLG_(clo).dump_folded != folded_text)
-         sum += nodes[i]->cost[0];
    if (VG_(clo_verbosity) > 1)
       VG_(message)(Vg_DebugMsg, "Folded: %u paths, %llu of %llu calls "
                    "looked up out of line\n", nodes_used, slow_enters,

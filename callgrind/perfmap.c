@@ -165,19 +165,26 @@ static void close_map(void)
    close_map_offset();
 }
 
+/* The entry starting at <a>, else the last one starting before it. */
+static map_entry* entry_from(Addr a)
+{
+   UWord k, v;
+
+   if (VG_(lookupFM)(entries, &k, &v, a)) return (map_entry*)v;
+   if (VG_(findBoundsFM)(entries, &k, &v, 0, 0, 0, 0, 0, ~(UWord)0, a))
+      return (map_entry*)v;   /* 0 when there is none */
+   return 0;
+}
+
 /* Remove the entries overlapping [start, end), but for the part of one
  * starting before <start>, which is cut short. */
 static void make_room(Addr start, Addr end)
 {
    UWord k, v;
+   map_entry* before = entry_from(start);
 
-   if (!VG_(lookupFM)(entries, &k, &v, start) &&
-       VG_(findBoundsFM)(entries, &k, &v, 0, 0, 0, 0, 0, ~(UWord)0, start) &&
-       v != 0) {
-      map_entry* before = (map_entry*)v;
-      if (before->start + before->size > start)
-         before->size = start - before->start;
-   }
+   if (before && before->start < start && before->start + before->size > start)
+      before->size = start - before->start;
    while (1) {
       map_entry* e;
       if (!VG_(lookupFM)(entries, &k, &v, start)) {
@@ -347,16 +354,8 @@ static void read_map(void)
 
 static map_entry* entry_at(Addr a)
 {
-   UWord k, v;
-
-   if (!entries) return 0;
-   if (VG_(lookupFM)(entries, &k, &v, a)) return (map_entry*)v;
-   if (VG_(findBoundsFM)(entries, &k, &v, 0, 0, 0, 0, 0, ~(UWord)0, a) &&
-       v != 0) {
-      map_entry* e = (map_entry*)v;
-      if (a - e->start < e->size) return e;
-   }
-   return 0;
+   map_entry* e = entries ? entry_from(a) : 0;
+   return e && a - e->start < e->size ? e : 0;
 }
 
 /* Is <obj> a perf map, i.e. are its functions JIT code? */

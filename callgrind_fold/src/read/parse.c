@@ -262,15 +262,7 @@ static void resolve_events(struct parser *P)
     if (P->events.ncolumns == 0)
         fail(P, "no \"events:\" line before the profile data");
     struct fold_ctx *ctx = P->ctx;
-    const char *name = ctx->opt.event;
-    if (!name) {
-        if (!ctx->default_event) {
-            size_t n = strlen(P->events.columns[0]);
-            ctx->default_event = xmalloc(n + 1);
-            memcpy(ctx->default_event, P->events.columns[0], n + 1);
-        }
-        name = ctx->default_event;
-    }
+    const char *name = fold_event_name(ctx, P->events.columns[0]);
     if (P->events.ncolumns > P->weight_cap) {
         P->weight_cap = P->events.ncolumns;
         P->weight = xrealloc(P->weight, P->weight_cap * sizeof *P->weight);

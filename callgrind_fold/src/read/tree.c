@@ -199,15 +199,7 @@ static void choose_event(struct tree_reader *T)
     if (T->events.ncolumns == 0)
         fail(T, "no \"events:\" line before the first \"part:\"");
     struct fold_ctx *ctx = T->ctx;
-    const char *name = ctx->opt.event;
-    if (!name) {
-        if (!ctx->default_event) {
-            size_t n = strlen(T->events.columns[0]);
-            ctx->default_event = xmalloc(n + 1);
-            memcpy(ctx->default_event, T->events.columns[0], n + 1);
-        }
-        name = ctx->default_event;
-    }
+    const char *name = fold_event_name(ctx, T->events.columns[0]);
     uint64_t *weight = xcalloc(T->events.ncolumns, sizeof *weight);
     char err[sizeof T->d->msg];
     int rc = events_resolve(&T->events, name, weight, err, sizeof err);

@@ -31,6 +31,18 @@ void fold_free(struct fold_ctx *ctx)
     free(ctx->columns);
 }
 
+const char *fold_event_name(struct fold_ctx *ctx, const char *first_column)
+{
+    if (ctx->opt.event)
+        return ctx->opt.event;
+    if (!ctx->default_event) {
+        size_t n = strlen(first_column);
+        ctx->default_event = xmalloc(n + 1);
+        memcpy(ctx->default_event, first_column, n + 1);
+    }
+    return ctx->default_event;
+}
+
 void fold_note_event(struct fold_ctx *ctx, const char *name, size_t len)
 {
     if (ctx->keep_notes)

@@ -217,6 +217,9 @@ void fold_free(struct fold_ctx *ctx);
 /* When ctx->keep_notes: an event of an "events:" line, an event's long
  * name ("event: NAME : LONG"), and a line of a part's description
  * ("cmd: ...", "desc: ...", kept once each). */
+/* The event to count: --event, else the first column of the first input
+ * (remembered, so that every input counts the same event). */
+const char *fold_event_name(struct fold_ctx *ctx, const char *first_column);
 void fold_note_event(struct fold_ctx *ctx, const char *name, size_t len);
 void fold_note_event_long(struct fold_ctx *ctx, const char *name, size_t len,
                           const char *long_name, size_t long_len);
