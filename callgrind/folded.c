@@ -57,14 +57,18 @@ Int CLG_(folded_count) = 0;
 Int CLG_(folded_offset)[FOLDED_MAX_EVENTS];
 static HChar* kept_names = 0;   /* "Ir Dr", for the tree's header */
 
-/* recent calls: see CLG_(folded_call) */
-folded_hop CLG_(folded_hops)[FOLDED_HOPS];
+/* Recent calls no path remembered (a path with more than
+ * FOLDED_NODE_CALLS callees in turn): a call <jcc> made on path <from>
+ * that led to path <to>, by hash of (from, jcc). */
+typedef struct { folded_node *from, *to; jCC* jcc; } folded_hop;
+#define HOP_BITS 14
+static folded_hop hops[1 << HOP_BITS];
 
 /* all nodes, in creation order (a parent before its children) */
 static folded_node** nodes = 0;
 static UInt nodes_used = 0, nodes_size = 0;
 static Bool limit_warned = False;
-static ULong slow_enters = 0;   /* calls CLG_(folded_hops) did not know */
+static ULong slow_enters = 0;   /* calls no path or hop knew */
 
 /* Nodes are carved from big blocks: they are never freed, and a node is
  * small (its costs are inline), so one allocation each would cost more in
@@ -189,7 +193,9 @@ static folded_node* new_node(folded_node* parent, fn_node* fn, UInt tree)
    folded_node* n;
 
    if (node_block_left < node_size) {
-      node_block = VG_(malloc)("cl.folded.node", NODE_BLOCK);
+      /* cache-line aligned: a node with one event is one line */
+      node_block = VG_(malloc)("cl.folded.node", NODE_BLOCK + 64);
+      node_block += (64 - (UWord)node_block % 64) % 64;
       node_block_left = NODE_BLOCK;
    }
    n = (folded_node*)node_block;
@@ -329,33 +335,68 @@ void CLG_(folded_enter)(fn_node* fn)
    slow_enters++;
    fn = canonical(fn);
    parent = current_node();
-   n = parent->last_child;
-   if (!n || n->fn != fn) {
-      /* Calls made before on this path mostly found their path in
-       * CLG_(folded_hops) (global.h) already: this is for the others. */
-      if (!table) grow_table();
-      slot = find_slot(parent, fn);
-      n = tags[slot] ? table[slot] : 0;
-      if (!n) {
-         if (nodes_used >= (UInt)CLG_(clo).folded_max_paths) {
-            /* charge deeper new paths to their deepest known ancestor */
-            if (!limit_warned) {
-               VG_(message)(Vg_UserMsg,
-                            "Warning: --folded-max-paths=%d reached; costs of "
-                            "new deeper paths go to their deepest known "
-                            "ancestor (totals stay exact)\n",
-                            CLG_(clo).folded_max_paths);
-               limit_warned = True;
-            }
-            return;
+   if (!table) grow_table();
+   slot = find_slot(parent, fn);
+   n = tags[slot] ? table[slot] : 0;
+   if (!n) {
+      if (nodes_used >= (UInt)CLG_(clo).folded_max_paths) {
+         /* charge deeper new paths to their deepest known ancestor */
+         if (!limit_warned) {
+            VG_(message)(Vg_UserMsg,
+                         "Warning: --folded-max-paths=%d reached; costs of "
+                         "new deeper paths go to their deepest known "
+                         "ancestor (totals stay exact)\n",
+                         CLG_(clo).folded_max_paths);
+            limit_warned = True;
          }
-         n = new_node(parent, fn, parent->tree);
-         table_put(slot, n);
-         if (2 * table_used > (1u << table_bits)) grow_table();
+         return;
       }
-      parent->last_child = n;
+      n = new_node(parent, fn, parent->tree);
+      table_put(slot, n);
+      if (2 * table_used > (1u << table_bits)) grow_table();
    }
    CLG_(current_state).fnode = n;
+}
+
+/* <from> remembers that <jcc> led to <to>, as its last call */
+static void remember_call(folded_node* from, jCC* jcc, folded_node* to)
+{
+   Int i;
+   for (i = FOLDED_NODE_CALLS - 1; i > 0; i--) {
+      from->call_jcc[i] = from->call_jcc[i - 1];
+      from->call_to[i] = from->call_to[i - 1];
+   }
+   from->call_jcc[0] = jcc;
+   from->call_to[0] = to;
+}
+
+/* The call <jcc> of <fn> from the current path, which the path did not
+ * remember (CLG_(folded_call) in global.h). */
+void CLG_(folded_call_slow)(jCC* jcc, fn_node* fn)
+{
+   folded_node* from = CLG_(current_state).fnode;
+   folded_hop* hop;
+   ULong h;
+
+   if (!from) {  /* the root: a different path in each thread */
+      CLG_(folded_enter)(fn);
+      return;
+   }
+   /* nodes and jCCs are carved from few blocks, so their addresses
+    * share most bits: a multiply spreads them (a xor of the two made a
+    * third of the calls of a small program collide) */
+   h = ((ULong)(UWord)from ^ ((ULong)(UWord)jcc << 29)) * 0x9E3779B97F4A7C15ULL;
+   hop = &hops[h >> (64 - HOP_BITS)];
+   if (hop->from == from && hop->jcc == jcc) {
+      CLG_(folded_charge)();
+      CLG_(current_state).fnode = hop->to;
+   } else {
+      CLG_(folded_enter)(fn);
+      hop->from = from;
+      hop->jcc = jcc;
+      hop->to = CLG_(current_state).fnode;
+   }
+   remember_call(from, jcc, hop->to);
 }
 
 /* The running cost of the current exec state was zeroed. */
