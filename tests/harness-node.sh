@@ -95,14 +95,9 @@ node_bin=$(realpath "$(command -v node)")
 out=$scratch/out
 start=$(date +%s)
 # shellcheck disable=SC2086 # $flags: one word per flag
-(cd "$repo" && HARNESS_MAPS=$out/maps CODSPEED_ENV=runner CODSPEED_RUNNER_MODE=instrumentation "$vg" -q \
-    --trace-children=yes --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 \
-    --LL=8388608,16,64 --instr-atstart=no --collect-systime=nsec \
-    --read-inline-info=yes --tool=callgrind --compress-strings=no \
-    --combine-dumps=yes --dump-line=no '--trace-children-skip=*esbuild' \
-    --obj-skip="$node_bin" --callgrind-out-file="$out/%p.out" \
-    --dump-folded=yes --folded-out-file="$out/%p.folded" \
-    node $flags benches/bench.mjs) > "$scratch/run.log" 2>&1
+(cd "$repo" && export HARNESS_MAPS="$out/maps" CODSPEED_ENV=runner \
+    CODSPEED_RUNNER_MODE=instrumentation &&
+    codspeed_valgrind "$node_bin" "$out" node $flags benches/bench.mjs) > "$scratch/run.log" 2>&1
 rc=$?
 echo "  info: node under callgrind: exit status $rc, $(($(date +%s) - start)) s"
 sed 's/^/  log: /' "$scratch/run.log"

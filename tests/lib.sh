@@ -19,3 +19,30 @@ trap 'rm -rf "$scratch"' EXIT
 
 # Build the example programs (once per check run).
 examples() { make -s -C "$top/examples" OUT="$BUILD/examples" PREFIX="$PREFIX" >&2; echo "$BUILD/examples"; }
+
+# For the harness tests: $scratch/libcgshim.so (tests/cgshim.c, the ctypes
+# library of tests/codspeed_harness.py) built against $PREFIX's callgrind.h,
+# and that module next to it.  LABEL names the failure.
+build_cgshim() {
+    if ! "${CC:-cc}" -shared -fPIC -O2 -I"$PREFIX/include" -o "$scratch/libcgshim.so" \
+            "$top/tests/cgshim.c" 2> "$scratch/cc.log"; then
+        cat "$scratch/cc.log"
+        fail "$1: building the ctypes library against $PREFIX/include/valgrind/callgrind.h"
+        finish
+    fi
+    cp "$top/tests/codspeed_harness.py" "$scratch/"
+}
+
+# codspeed_valgrind SKIP OUT COMMAND...: COMMAND under $PREFIX's callgrind
+# with CodSpeed's runner's command line (instrumentation mode, hiding
+# SKIP), plus the folded twin: OUT/<pid>.out and OUT/<pid>.folded.
+codspeed_valgrind() {
+    _skip=$1 _out=$2
+    shift 2
+    "$PREFIX/bin/valgrind" -q --trace-children=yes --cache-sim=yes --I1=32768,8,64 \
+        --D1=32768,8,64 --LL=8388608,16,64 --instr-atstart=no --collect-systime=nsec \
+        --read-inline-info=yes --tool=callgrind --compress-strings=no \
+        --combine-dumps=yes --dump-line=no '--trace-children-skip=*esbuild' \
+        --obj-skip="$_skip" --callgrind-out-file="$_out/%p.out" \
+        --dump-folded=yes --folded-out-file="$_out/%p.folded" "$@"
+}

@@ -48,36 +48,16 @@ print(os.path.realpath(p) if s.get_config_var("Py_ENABLE_SHARED") and os.path.is
 [ -n "$libpython" ] || { fail "perfmap-python: $py is not linked against a shared libpython"; finish; }
 echo "  info: $("$py" -c 'import sys; print(sys.version.split()[0])') at $py_real, libpython $libpython"
 
-cat > "$scratch/cgshim.c" <<'EOF'
-#include <valgrind/callgrind.h>
-
-int cg_add_obj_skip(const char *path) { return CALLGRIND_ADD_OBJ_SKIP(path); }
-void cg_start_benchmark(void) { CALLGRIND_ZERO_STATS; CALLGRIND_START_INSTRUMENTATION; }
-void cg_stop_benchmark(void) { CALLGRIND_STOP_INSTRUMENTATION; }
-void cg_executed_benchmark(const char *uri) { CALLGRIND_DUMP_STATS_AT(uri); }
-EOF
-if ! "$cc" -shared -fPIC -O2 -I"$PREFIX/include" -o "$scratch/libcgshim.so" "$scratch/cgshim.c" 2> "$scratch/cc.log"; then
-    cat "$scratch/cc.log"
-    fail "perfmap-python: building the ctypes library against $header"
-    finish
-fi
-
+build_cgshim perfmap-python
 cat > "$scratch/bench.py" <<'EOF'
 """Three benchmarks measured the way pytest-codspeed measures them, with
 CPython's perf trampolines on."""
-import ctypes
-import gc
 import json
-import os
 import sys
 
-lib = ctypes.CDLL(sys.argv[1])
-lib.cg_add_obj_skip.argtypes = [ctypes.c_char_p]
-lib.cg_executed_benchmark.argtypes = [ctypes.c_char_p]
+from codspeed_harness import hide_runtime, run, write_maps
 
-lib.cg_executed_benchmark(b"Metadata: callgrind-fold-perfmap-python 1")
-for path in sys.argv[2:]:  # libpython, sys.executable
-    print("ADD_OBJ_SKIP %s -> %d" % (path, lib.cg_add_obj_skip(os.path.realpath(path).encode())))
+hide_runtime("callgrind-fold-perfmap-python 1")  # libpython, sys.executable
 
 sys.activate_stack_trampoline("perf")  # /tmp/perf-<pid>.map
 print("trampoline active: %s" % sys.is_stack_trampoline_active())
@@ -105,40 +85,18 @@ def bench_genexpr():
     return sum(len(w) * i for i, w in enumerate(WORDS) if w[0] != "e")
 
 
-def _run_with_instrumentation(name, fn):
-    fn()  # warm-up, unmeasured (trampolines are made on a code object's first call)
-    gc.collect()
-    gc.disable()
-
-    def __codspeed_root_frame__():
-        return fn()
-
-    lib.cg_start_benchmark()
-    __codspeed_root_frame__()
-    lib.cg_stop_benchmark()
-    lib.cg_executed_benchmark(("bench.py::" + name).encode())
-    gc.enable()
-    print("measured bench.py::" + name)
-
-
-_run_with_instrumentation("fib", bench_fib)
-_run_with_instrumentation("json loads", bench_json)
-_run_with_instrumentation("genexpr", bench_genexpr)
-if os.environ.get("HARNESS_MAPS"):  # for the checks: where code lies
-    with open("/proc/self/maps") as src, open(os.environ["HARNESS_MAPS"], "w") as dst:
-        dst.write(src.read())
+run("fib", bench_fib)
+run("json loads", bench_json)
+run("genexpr", bench_genexpr)
+write_maps()
 EOF
 
 out=$scratch/out
 mkdir -p "$out"
 start=$(date +%s)
-(cd "$scratch" && HARNESS_MAPS=$out/maps CODSPEED_ENV=runner CODSPEED_RUNNER_MODE=instrumentation PYTHONHASHSEED=0 PYTHONMALLOC=malloc \
-    "$vg" -q --trace-children=yes --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 \
-    --LL=8388608,16,64 --instr-atstart=no --collect-systime=nsec \
-    --read-inline-info=yes --tool=callgrind --compress-strings=no \
-    --combine-dumps=yes --dump-line=no '--trace-children-skip=*esbuild' \
-    --obj-skip="$libpython" --callgrind-out-file="$out/%p.out" \
-    --dump-folded=yes --folded-out-file="$out/%p.folded" \
+(cd "$scratch" && export HARNESS_MAPS="$out/maps" CODSPEED_ENV=runner \
+    CODSPEED_RUNNER_MODE=instrumentation PYTHONHASHSEED=0 PYTHONMALLOC=malloc &&
+    codspeed_valgrind "$libpython" "$out" \
     "$py" bench.py "$scratch/libcgshim.so" "$libpython" "$py_real") > "$scratch/run.log" 2>&1
 rc=$?
 echo "  info: python3.13 under callgrind: exit status $rc, $(($(date +%s) - start)) s"
@@ -175,7 +133,7 @@ python3 "$top/tests/harness-check.py" --fold "$fold" --label perfmap-python --fi
     "$prof" "$twin" || failures=$((failures + 1))
 # HARNESS_KEEP=DIR: keep the profiles, the perf map and the benchmark for a look
 if [ -n "${HARNESS_KEEP:-}" ]; then
-    mkdir -p "$HARNESS_KEEP" && cp -r "$out"/. "$scratch/bench.py" "$scratch/cgshim.c" "$HARNESS_KEEP"/ \
+    mkdir -p "$HARNESS_KEEP" && cp -r "$out"/. "$scratch/bench.py" "$HARNESS_KEEP"/ \
         && { [ ! -f "$perfmap" ] || cp "$perfmap" "$HARNESS_KEEP"/; } && echo "  info: outputs kept in $HARNESS_KEEP"
 fi
 finish
