@@ -28,6 +28,7 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/private-apt.sh"
 BUILD=${BUILD:-$top/build}
 JOBS=${JOBS:-2}
 suites=${CPYTHON_SUITES:-"sid testing"}
@@ -142,29 +143,15 @@ else
 fi
 if [ -z "$tarball" ]; then
     apt=$BUILD/cpython-apt
-    rm -rf "$apt"
     trap 'rm -rf "$apt"' EXIT
-    mkdir -p "$apt/etc/sources.list.d" "$apt/etc/preferences.d" "$apt/lists/partial" \
-             "$apt/cache/archives/partial" "$apt/state" "$apt/download"
-    : > "$apt/etc/sources.list"
-    for s in $suites; do
-        echo "deb-src $mirror $s main" >> "$apt/etc/sources.list"
-    done
-    set -- -o "Dir::Etc::SourceList=$apt/etc/sources.list" \
-           -o "Dir::Etc::SourceParts=$apt/etc/sources.list.d" \
-           -o "Dir::Etc::Preferences=$apt/etc/preferences" \
-           -o "Dir::Etc::PreferencesParts=$apt/etc/preferences.d" \
-           -o "Dir::State=$apt/state" -o "Dir::State::Lists=$apt/lists" \
-           -o "Dir::State::status=/dev/null" \
-           -o "Dir::Cache=$apt/cache" -o "Debug::NoLocking=1" \
-           -o "APT::Sandbox::User=root" -o "Acquire::Retries=3"
+    private_apt_init "$apt" "$suites" "$mirror"
     say "downloading the python3.13 source package from Debian ($suites, $mirror)"
-    apt-get "$@" -q update >&2 || die "apt-get update failed for the private source list $apt/etc/sources.list"
+    private_apt apt-get -q update >&2 || die "apt-get update failed for the private source list $apt/etc/sources.list"
     # (apt-get update exits 0 when a mirror cannot be reached)
     ls "$apt/lists"/*_Sources* > /dev/null 2>&1 || die "could not download the source package lists of Debian $suites from $mirror"
     # Every 3.13.x version the suites list, newest first; a mirror may
     # list a version its pool does not hold (yet): then the next one.
-    versions=$(apt-cache "$@" showsrc python3.13 2> /dev/null | awk '
+    versions=$(private_apt apt-cache showsrc python3.13 2> /dev/null | awk '
         /^Package:/ { pkg = $2 }
         /^Version:/ && pkg == "python3.13" { print $2 }' | grep '^3\.13\.' | sort -Vru)
     [ -n "$versions" ] || die "no source package python3.13 of version 3.13.x in Debian $suites ($mirror)"
@@ -172,7 +159,7 @@ if [ -z "$tarball" ]; then
     for version in $versions; do
         say "trying python3.13 source version $version"
         rm -f "$apt/download"/*
-        if (cd "$apt/download" && apt-get "$@" -q source --download-only "python3.13=$version" >&2); then
+        if (cd "$apt/download" && private_apt apt-get -q source --download-only "python3.13=$version" >&2); then
             got=$version
             break
         fi

@@ -55,30 +55,16 @@ if [ -f "$cached" ]; then
     rm -f "$cached"
 fi
 
-# A private apt configuration under the cache directory: the machine's own
-# sources and state are never read or changed.
+# A private apt configuration under the cache directory.
+. "$(dirname "$0")/private-apt.sh"
 apt=$cache/apt
-rm -rf "$apt"
-mkdir -p "$apt/etc/sources.list.d" "$apt/etc/preferences.d" "$apt/lists/partial" \
-         "$apt/cache/archives/partial" "$apt/state" "$apt/download"
-: > "$apt/etc/sources.list"
-for s in $suites; do
-    echo "deb-src $mirror $s main" >> "$apt/etc/sources.list"
-done
-set -- -o "Dir::Etc::SourceList=$apt/etc/sources.list" \
-       -o "Dir::Etc::SourceParts=$apt/etc/sources.list.d" \
-       -o "Dir::Etc::Preferences=$apt/etc/preferences" \
-       -o "Dir::Etc::PreferencesParts=$apt/etc/preferences.d" \
-       -o "Dir::State=$apt/state" -o "Dir::State::Lists=$apt/lists" \
-       -o "Dir::State::status=/dev/null" \
-       -o "Dir::Cache=$apt/cache" -o "Debug::NoLocking=1" \
-       -o "APT::Sandbox::User=root" -o "Acquire::Retries=3"
+private_apt_init "$apt" "$suites" "$mirror"
 
 echo "fetch-upstream: downloading valgrind sources from Debian ($suites)" >&2
-apt-get "$@" -q update >&2 || die "apt-get update failed for the private source list $apt/etc/sources.list"
+private_apt apt-get -q update >&2 || die "apt-get update failed for the private source list $apt/etc/sources.list"
 
 # Pick the newest source version whose files include the pinned tarball.
-version=$(apt-cache "$@" showsrc valgrind 2>/dev/null | awk -v want="$want" -v name="$TARBALL_NAME" '
+version=$(private_apt apt-cache showsrc valgrind 2>/dev/null | awk -v want="$want" -v name="$TARBALL_NAME" '
     /^Package:/      { pkg = $2 }
     /^Version:/      { ver = $2 }
     /^Checksums-Sha256:/ { insha = 1; next }
@@ -88,7 +74,7 @@ version=$(apt-cache "$@" showsrc valgrind 2>/dev/null | awk -v want="$want" -v n
 Download it by other means and pass VALGRIND_TARBALL=/path/to/$TARBALL_NAME"
 
 echo "fetch-upstream: using valgrind source version $version" >&2
-(cd "$apt/download" && apt-get "$@" -q source --download-only "valgrind=$version" >&2) \
+(cd "$apt/download" && private_apt apt-get -q source --download-only "valgrind=$version" >&2) \
     || die "apt-get source --download-only valgrind=$version failed"
 [ -f "$apt/download/$TARBALL_NAME" ] || die "apt-get did not deliver $TARBALL_NAME"
 verify "$apt/download/$TARBALL_NAME"

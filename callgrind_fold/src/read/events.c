@@ -1,6 +1,7 @@
 /* Event types of a part: "events:" columns, "event:" definitions, and
  * the --event choice as per-column weights (events.h). */
 #include "events.h"
+#include "lex.h"
 #include "util/util.h"
 
 #include <ctype.h>
@@ -11,18 +12,15 @@
 bool events_long_name(const char *p, const char *end, const char **name,
                       size_t *name_len, const char **long_name, size_t *long_len)
 {
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
+    p = skip_blanks(p, end);
     const char *n = p;
-    while (p < end && *p != ' ' && *p != '\t' && *p != '=' && *p != ':')
+    while (p < end && !is_blank(*p) && *p != '=' && *p != ':')
         p++;
     const char *colon = memchr(p, ':', (size_t)(end - p));
     if (!colon || p == n)
         return false;
-    const char *lng = colon + 1, *lend = end;
-    while (lng < end && (*lng == ' ' || *lng == '\t'))
-        lng++;
-    while (lend > lng && (lend[-1] == ' ' || lend[-1] == '\t'))
+    const char *lng = skip_blanks(colon + 1, end), *lend = end;
+    while (lend > lng && is_blank(lend[-1]))
         lend--;
     if (lend == lng)
         return false;
@@ -66,11 +64,6 @@ static char *dup_range(const char *s, size_t n)
     return p;
 }
 
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\t';
-}
-
 static bool is_name_char(char c)
 {
     return isalnum((unsigned char)c) || c == '_';
@@ -85,10 +78,10 @@ int events_set_columns(struct event_defs *ev, const char *text, size_t len,
     size_t cap = 0;
     size_t i = 0;
     while (i < len) {
-        while (i < len && is_space(text[i]))
+        while (i < len && is_blank(text[i]))
             i++;
         size_t start = i;
-        while (i < len && !is_space(text[i]))
+        while (i < len && !is_blank(text[i]))
             i++;
         if (i == start)
             break;
@@ -106,7 +99,7 @@ int events_add_definition(struct event_defs *ev, const char *text, size_t len,
                           char *err, size_t errlen)
 {
     size_t i = 0;
-    while (i < len && is_space(text[i]))
+    while (i < len && is_blank(text[i]))
         i++;
     size_t start = i;
     while (i < len && is_name_char(text[i]))
@@ -116,7 +109,7 @@ int events_add_definition(struct event_defs *ev, const char *text, size_t len,
         return -1;
     }
     size_t name_end = i;
-    while (i < len && is_space(text[i]))
+    while (i < len && is_blank(text[i]))
         i++;
     if (i >= len || text[i] != '=')
         return 0; /* only a long name: nothing to compute */
@@ -148,7 +141,7 @@ static int add_expression(const struct event_defs *ev, const char *expr,
 {
     const char *p = expr;
     for (;;) {
-        while (is_space(*p))
+        while (is_blank(*p))
             p++;
         uint64_t coef = 1;
         if (isdigit((unsigned char)*p)) {
@@ -161,11 +154,11 @@ static int add_expression(const struct event_defs *ev, const char *expr,
                 }
                 p++;
             }
-            while (is_space(*p))
+            while (is_blank(*p))
                 p++;
             if (*p == '*')
                 p++;
-            while (is_space(*p))
+            while (is_blank(*p))
                 p++;
         }
         const char *name = p;
@@ -182,7 +175,7 @@ static int add_expression(const struct event_defs *ev, const char *expr,
         }
         if (resolve(ev, name, (size_t)(p - name), f, weight, depth + 1, err, errlen))
             return -1;
-        while (is_space(*p))
+        while (is_blank(*p))
             p++;
         if (*p == '\0')
             return 0;

@@ -7,6 +7,7 @@
 #include "parse.h"
 #include "stacks/stacks.h"
 #include "events.h"
+#include "lex.h"
 #include "util/util.h"
 #include "inline/inline.h"
 
@@ -94,29 +95,6 @@ static _Noreturn void fail_at(struct parser *P, uint64_t line, const char *msg)
 }
 
 /* ---- small lexical helpers ---------------------------------------- */
-
-static inline bool is_blank(char c)
-{
-    return c == ' ' || c == '\t';
-}
-
-static inline const char *skip_blanks(const char *p, const char *end)
-{
-    while (p < end && is_blank(*p))
-        p++;
-    return p;
-}
-
-static inline const char *token_end(const char *p, const char *end)
-{
-    while (p < end && !is_blank(*p))
-        p++;
-    return p;
-}
-
-/* Shows a token in a message without flooding the terminal. */
-#define TOKEN_FMT "\"%.*s%s\""
-#define TOKEN_ARGS(p, n) (int)((n) > 40 ? 40 : (n)), (p), ((n) > 40 ? "..." : "")
 
 /* Parse a decimal or 0x-hexadecimal number filling [p, end) exactly. */
 static bool parse_number(const char *p, const char *end, uint64_t *out)
@@ -498,11 +476,6 @@ static void start_body(struct parser *P)
 }
 
 /* ---- header lines ---------------------------------------------------- */
-
-static bool key_is(const char *key, size_t n, const char *want)
-{
-    return strlen(want) == n && memcmp(key, want, n) == 0;
-}
 
 static const char *const header_keys[] = {
     "version", "creator", "pid", "cmd", "part", "thread", "desc",

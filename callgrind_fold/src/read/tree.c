@@ -7,6 +7,7 @@
  * Costs of every event are summed per part, to check "totals:". */
 #include "tree.h"
 #include "events.h"
+#include "lex.h"
 #include "util/util.h"
 #include "inline/inline.h"
 
@@ -66,34 +67,6 @@ fail(struct tree_reader *T, const char *fmt, ...)
 }
 
 /* ---- lexical helpers --------------------------------------------------- */
-
-/* Shows a token in a message without flooding the terminal. */
-#define TOKEN_FMT "\"%.*s%s\""
-#define TOKEN_ARGS(p, n) (int)((n) > 40 ? 40 : (n)), (p), ((n) > 40 ? "..." : "")
-
-static inline bool is_blank(char c)
-{
-    return c == ' ' || c == '\t';
-}
-
-static inline const char *skip_blanks(const char *p, const char *end)
-{
-    while (p < end && is_blank(*p))
-        p++;
-    return p;
-}
-
-static const char *token_end(const char *p, const char *end)
-{
-    while (p < end && !is_blank(*p))
-        p++;
-    return p;
-}
-
-static bool key_is(const char *key, size_t n, const char *want)
-{
-    return strlen(want) == n && memcmp(key, want, n) == 0;
-}
 
 /* The decimal number token at p (p < end, not a blank); returns its end. */
 static const char *number(struct tree_reader *T, const char *p, const char *end,
