@@ -30,12 +30,12 @@
  * from it has to guess how a function's cost splits among its callers.
  * Here the real path is known at every instant.  Each thread keeps a
  * tree of the call paths seen (a node per path: parent path + function),
- * and its exec state points at the node of the current path.  Whenever
- * the current path changes (a call, a return, a signal handler, a start
- * of instrumentation), the growth of the thread's running cost of each
- * kept event since the last change is added to the node being left.
- * That is O(events) per call and return, and charges every cost to the
- * path that was current when it happened.
+ * and its exec state points at the node of the current path.  A call
+ * subtracts the running cost of each kept event from the node it enters,
+ * the return adds it back: O(events) per call and return, one node
+ * touched, and a node's costs add up to those spent in it and below it
+ * ("Active paths" below for signal handlers, dumps and zeroing).  When
+ * writing, each node's own costs are its costs less its children's.
  *
  * Skipped functions push no path, so their costs stay with their caller,
  * as in callgrind.out; recursion makes repeated frames.
@@ -231,44 +231,101 @@ static folded_node* tree_root(UInt tree)
    return roots[tree];
 }
 
-/* The node of the current path; 0 in an exec state means the root. */
-static folded_node* current_node(void)
+/* The node of path <n>: 0 in an exec state or a call stack entry means
+ * the root of the current thread's tree. */
+static folded_node* node_or_root(folded_node* n)
 {
-   return CLG_(current_state).fnode ? CLG_(current_state).fnode
-                                    : tree_root(current_tree());
+   return n ? n : tree_root(current_tree());
 }
 
-/* Charge the cost since the last path change, less <held>, to the
- * current path. */
-static void charge_all_but(const ULong* held)
+static folded_node* current_node(void)
 {
-   folded_node* n = current_node();
-   Int k;
+   return node_or_root(CLG_(current_state).fnode);
+}
 
-   for (k = 0; k < CLG_(folded_count); k++) {
-      ULong now = CLG_(current_state).cost[CLG_(folded_offset)[k]] - held[k];
-      n->cost[k] += now - CLG_(current_state).fmark.v[k];
-      CLG_(current_state).fmark.v[k] = now;
+/*------------------------------------------------------------*/
+/*--- Active paths                                         ---*/
+/*------------------------------------------------------------*/
+
+/* A path is active while the program runs in it or below it.  Each call
+ * stack entry whose call changed the current path keeps the path it
+ * entered active (or the path the next block entered, for the first
+ * function after instrumentation starts); each exec state keeps active
+ * the path it started on and all its ancestors: a thread's root path, or
+ * for a signal handler the interrupted path, whose own activations do
+ * not see the handler's costs (their exec state's running cost stands
+ * still meanwhile).  An activation subtracts the running cost of its
+ * exec state from its node when it begins and adds it when it ends
+ * (CLG_(folded_open) and CLG_(folded_close) for calls and returns), so a
+ * node's costs add up to the costs spent in it and below it.  When a dump
+ * is written, the active ones end, and begin again after it. */
+
+/* the running cost of the kept events in <cost>, less <held> (0: none) */
+static void kept_cost(ULong* v, const ULong* cost, const ULong* held)
+{
+   Int k;
+   for (k = 0; k < CLG_(folded_count); k++)
+      v[k] = cost[CLG_(folded_offset)[k]] - (held ? held[k] : 0);
+}
+
+/* an activation of <n> ends (<end>) or begins at the running cost <v> */
+static void shift(folded_node* n, Bool end, const ULong* v)
+{
+   Int k;
+   if (end)
+      for (k = 0; k < CLG_(folded_count); k++) n->cost[k] += v[k];
+   else
+      for (k = 0; k < CLG_(folded_count); k++) n->cost[k] -= v[k];
+}
+
+/* the path <n> and all its ancestors */
+static void shift_chain(folded_node* n, Bool end, const ULong* v)
+{
+   for (n = node_or_root(n); n; n = n->parent)
+      shift(n, end, v);
+}
+
+/* Every activation of exec state <i> of the current thread (the last one
+ * runs): the path it started on, with its ancestors, and those of its
+ * call stack entries. */
+static void shift_state(Int i, Bool end, const ULong* v)
+{
+   Int last = CLG_(exec_state_count)() - 1, j;
+   Int first = CLG_(exec_state_at)(i)->call_stack_bottom;
+   Int past = i < last ? CLG_(exec_state_at)(i + 1)->call_stack_bottom
+                       : CLG_(current_call_stack).sp;
+   folded_node* now_at = i < last ? CLG_(exec_state_at)(i)->fnode
+                                  : CLG_(current_state).fnode;
+   call_entry* e = CLG_(current_call_stack).entry;
+
+   shift_chain(first < past ? e[first].fnode : now_at, end, v);
+   for (j = first; j < past; j++) {
+      folded_node* after = j + 1 < past ? e[j + 1].fnode : now_at;
+      if (after != e[j].fnode)
+         shift(node_or_root(after), end, v);
    }
 }
 
-/* Charge the cost since the last path change to the current path. */
-void CLG_(folded_flush)(void)
+/* Every activation of the current thread; <held> is left out of the
+ * running cost of the running exec state. */
+static void shift_thread(Bool end, const ULong* held)
 {
-   static const ULong none[FOLDED_MAX_EVENTS];
+   Int i, last = CLG_(exec_state_count)() - 1;
+   ULong v[FOLDED_MAX_EVENTS];
 
-   if (!CLG_(clo).dump_folded) return;
-   charge_all_but(none);
+   for (i = 0; i <= last; i++) {
+      kept_cost(v, CLG_(exec_state_at)(i)->cost, i == last ? held : 0);
+      shift_state(i, end, v);
+   }
 }
 
-/* Before a dump (<for_dump>) or a zeroing of the current thread: charge
- * what callgrind.out will count now.  The block running now may have
- * logged costs (cache, branch and system-call simulation log them as its
- * instructions run) into a BBCC that has no execution counted yet: an
- * execution is counted when the next block starts.  Dumping skips, and
- * zeroing keeps, such a BBCC, so callgrind.out counts those costs with a
- * later dump, or never after the last one.  They are held back here in
- * the same way, and charged at the next path change. */
+/* The costs held back from a dump (or kept by a zeroing) of the current
+ * thread.  The block running now may have logged costs (cache, branch and
+ * system-call simulation log them as its instructions run) into a BBCC
+ * that has no execution counted yet: an execution is counted when the
+ * next block starts.  Dumping skips, and zeroing keeps, such a BBCC, so
+ * callgrind.out counts those costs with a later dump, or never after the
+ * last one.  The tree does the same. */
 static void held_cost(ULong* held, Bool for_dump)
 {
    BBCC* bbcc = CLG_(current_state).bbcc;
@@ -292,49 +349,93 @@ static void held_cost(ULong* held, Bool for_dump)
    }
 }
 
-void CLG_(folded_hold)(Bool for_dump)
+/* Threads whose activations ended for a dump, and the costs held back */
+static Bool* closed = 0;
+static ULong (*closed_held)[FOLDED_MAX_EVENTS] = 0;
+
+/* Before a dump: the current thread's activations end. */
+void CLG_(folded_close_thread)(void)
 {
-   ULong held[FOLDED_MAX_EVENTS];
+   ThreadId tid = CLG_(current_tid);
 
    if (!CLG_(clo).dump_folded) return;
-   held_cost(held, for_dump);
-   charge_all_but(held);
+   if (!closed) {
+      closed = VG_(calloc)("cl.folded.closed", VG_N_THREADS, sizeof(Bool));
+      closed_held = VG_(calloc)("cl.folded.held", VG_N_THREADS,
+                                sizeof(closed_held[0]));
+   }
+   held_cost(closed_held[tid], True);
+   shift_thread(True, closed_held[tid]);
+   closed[tid] = True;
 }
 
-/* The current thread's call stack is unwound (at exit, of the thread or
- * the program): its last block will not start another, so callgrind.out
- * never counts the costs held in it.  Nor does the tree. */
+/* After a dump: the current thread's activations begin again, unless
+ * they did when its tree was zeroed. */
+void CLG_(folded_reopen_thread)(void)
+{
+   ThreadId tid = CLG_(current_tid);
+
+   if (!closed || !closed[tid]) return;
+   shift_thread(False, closed_held[tid]);
+   closed[tid] = False;
+}
+
+/* The current thread's call stack is about to be unwound (at exit, of the
+ * thread or the program): its last block will not start another, so
+ * callgrind.out never counts the costs held in it.  Nor does the tree. */
 void CLG_(folded_drop_held)(void)
 {
    ULong held[FOLDED_MAX_EVENTS];
-   folded_node* n;
-   Int k;
 
    if (!CLG_(clo).dump_folded) return;
    held_cost(held, True);
-   CLG_(folded_flush)();
-   n = current_node();
-   for (k = 0; k < CLG_(folded_count); k++)
-      n->cost[k] -= held[k];
+   shift_state(CLG_(exec_state_count)() - 1, False, held);
 }
 
-/* Make <n> the current path (0: the root). */
-void CLG_(folded_set)(folded_node* n)
+/* The running exec state, its call stack unwound, starts again at the
+ * root. */
+void CLG_(folded_restart)(void)
 {
-   CLG_(folded_flush)();
-   CLG_(current_state).fnode = n;
+   ULong v[FOLDED_MAX_EVENTS];
+
+   if (!CLG_(clo).dump_folded) return;
+   kept_cost(v, CLG_(current_state).cost, 0);
+   shift_chain(CLG_(current_state).fnode, True, v);
+   CLG_(current_state).fnode = 0;
+   shift_chain(0, False, v);
 }
 
-/* A call of <fn> from the current path. */
-void CLG_(folded_enter)(fn_node* fn)
+/* The running cost of the running exec state is about to be zeroed: its
+ * activations end, and begin again at zero. */
+void CLG_(folded_close_state)(void)
 {
-   folded_node *parent, *n;
+   ULong v[FOLDED_MAX_EVENTS];
+
+   if (!CLG_(clo).dump_folded) return;
+   kept_cost(v, CLG_(current_state).cost, 0);
+   shift_state(CLG_(exec_state_count)() - 1, True, v);
+}
+
+/* A signal handler returns, its calls returned: the path it started on
+ * and the callers of that path get its costs. */
+void CLG_(folded_handler_done)(void)
+{
+   ULong v[FOLDED_MAX_EVENTS];
+
+   if (!CLG_(clo).dump_folded) return;
+   kept_cost(v, CLG_(current_state).cost, 0);
+   shift_chain(CLG_(current_state).fnode, True, v);
+}
+
+/* The path of a call of <fn> from <parent>: 0 if it is new and
+ * --folded-max-paths is reached. */
+static folded_node* path_of(folded_node* parent, fn_node* fn)
+{
+   folded_node* n;
    UInt slot;
 
-   CLG_(folded_flush)();
    slow_enters++;
    fn = canonical(fn);
-   parent = current_node();
    if (!table) grow_table();
    slot = find_slot(parent, fn);
    n = tags[slot] ? table[slot] : 0;
@@ -349,13 +450,37 @@ void CLG_(folded_enter)(fn_node* fn)
                          CLG_(clo).folded_max_paths);
             limit_warned = True;
          }
-         return;
+         return 0;
       }
       n = new_node(parent, fn, parent->tree);
       table_put(slot, n);
       if (2 * table_used > (1u << table_bits)) grow_table();
    }
+   return n;
+}
+
+/* A call of <fn> from the current path (or the first function run after
+ * instrumentation starts): the new path is active until the call stack
+ * entry below it returns. */
+void CLG_(folded_enter)(fn_node* fn)
+{
+   folded_node* n = path_of(current_node(), fn);
+
+   if (!n) return;
+   CLG_(folded_open)(n);
    CLG_(current_state).fnode = n;
+}
+
+/* The running exec state returned below the calls it knows: the function
+ * it runs in starts a new path at the root. */
+void CLG_(folded_reroot)(fn_node* fn)
+{
+   ULong v[FOLDED_MAX_EVENTS];
+
+   kept_cost(v, CLG_(current_state).cost, 0);
+   shift_chain(CLG_(current_state).fnode, True, v);
+   CLG_(current_state).fnode = path_of(tree_root(current_tree()), fn);
+   shift_chain(CLG_(current_state).fnode, False, v);
 }
 
 /* <from> remembers that <jcc> led to <to>, as its last call */
@@ -388,10 +513,11 @@ void CLG_(folded_call_slow)(jCC* jcc, fn_node* fn)
    h = ((ULong)(UWord)from ^ ((ULong)(UWord)jcc << 29)) * 0x9E3779B97F4A7C15ULL;
    hop = &hops[h >> (64 - HOP_BITS)];
    if (hop->from == from && hop->jcc == jcc) {
-      CLG_(folded_charge)();
+      CLG_(folded_open)(hop->to);
       CLG_(current_state).fnode = hop->to;
    } else {
       CLG_(folded_enter)(fn);
+      if (CLG_(current_state).fnode == from) return;  /* path limit */
       hop->from = from;
       hop->jcc = jcc;
       hop->to = CLG_(current_state).fnode;
@@ -399,25 +525,60 @@ void CLG_(folded_call_slow)(jCC* jcc, fn_node* fn)
    remember_call(from, jcc, hop->to);
 }
 
-/* The running cost of the current exec state was zeroed. */
-void CLG_(folded_cost_zeroed)(void)
-{
-   VG_(memset)(&CLG_(current_state).fmark, 0, sizeof(folded_marks));
-}
-
 /* Forget the costs of the current thread's tree (the shared tree unless
  * --separate-threads=yes), as dumps and CALLGRIND_ZERO_STATS do for
- * callgrind.out. */
+ * callgrind.out: the active paths of the threads on it begin again. */
 void CLG_(folded_zero)(void)
 {
    UInt i, tree;
+   ThreadId t, me = CLG_(current_tid);
 
    if (!CLG_(clo).dump_folded) return;
-   CLG_(folded_hold)(False);
    tree = current_tree();
    for (i = 0; i < nodes_used; i++)
       if (nodes[i]->tree == tree)
          VG_(memset)(nodes[i]->cost, 0, CLG_(folded_count) * sizeof(ULong));
+   for (t = 1; t < VG_N_THREADS; t++) {
+      ULong held[FOLDED_MAX_EVENTS];
+      if (!CLG_(get_threads)()[t]) continue;
+      CLG_(switch_thread)(t);
+      if (current_tree() == tree) {
+         if (closed && closed[t]) {
+            shift_thread(False, closed_held[t]);
+            closed[t] = False;
+         } else {
+            held_cost(held, False);
+            shift_thread(False, held);
+         }
+      }
+   }
+   CLG_(switch_thread)(me);
+}
+
+/* Before writing, the activations ended: a node's costs become its own,
+ * less its children's.  A parent comes before its children, so each
+ * child's costs are still inclusive when taken from its parent's. */
+static void own_costs(UInt tree)
+{
+   static Bool warned = False;
+   UInt i;
+   Int k;
+
+   for (i = 0; i < nodes_used; i++) {
+      folded_node* n = nodes[i];
+      if (n->tree != tree || !n->parent) continue;
+      for (k = 0; k < CLG_(folded_count); k++)
+         n->parent->cost[k] -= n->cost[k];
+   }
+   for (i = 0; i < nodes_used && !warned; i++)
+      for (k = 0; k < CLG_(folded_count); k++)
+         if (nodes[i]->tree == tree && (Long)nodes[i]->cost[k] < 0) {
+            VG_(message)(Vg_UserMsg, "Warning: --dump-folded: a path's "
+                         "own cost came out negative (a bug; please "
+                         "report it)\n");
+            warned = True;
+            break;
+         }
 }
 
 /*------------------------------------------------------------*/
@@ -817,6 +978,7 @@ ULong CLG_(folded_write)(const HChar* filename, Bool first_in_file,
    out_fd = sr_Res(res);
    if (!out_buf) out_buf = VG_(malloc)("cl.folded.out", OUT_BUF_SIZE);
 
+   own_costs(tree);
    link_tree(tree);
    if (CLG_(clo).dump_folded == folded_text)
       sum = write_text(root);

@@ -2,7 +2,7 @@
    paths differ from what a call graph suggests.
 
    folded chain | diamond | recursion | dumps | zero | threads | loop
-   folded harness | fork
+   folded harness | fork | signal
    folded control CALLGRIND_CONTROL DUMPFILE LOGFILE */
 #include <pthread.h>
 #include <signal.h>
@@ -97,6 +97,23 @@ __attribute__((noinline)) int wait_for_dump(const char* control,
    return 1;
 }
 
+/* signal: a handler run deep in a call path, calling functions of its
+   own and dumping in the middle; the interrupted path and its callers
+   get the handler's costs, as they would those of a call. */
+__attribute__((noinline)) void on_signal(int sig)
+{
+   (void)sig;
+   phase_one();
+   CALLGRIND_DUMP_STATS;
+   left();
+}
+__attribute__((noinline)) void interrupted(void)
+{
+   sink += helper(20);
+   raise(SIGUSR1);
+   sink += helper(30);
+}
+
 /* A benchmark as harnesses run one: zero, start, the body in a root
    frame, stop, a dump named after the benchmark. */
 __attribute__((noinline)) void bench_root(int which)
@@ -174,6 +191,12 @@ int main(int argc, char** argv)
       }
       if (waitpid(child, &status, 0) != child || status != 0) return 1;
       phase_two();
+   }
+   else if (strcmp(mode, "signal") == 0) {
+      signal(SIGUSR1, on_signal);
+      phase_two();
+      interrupted();
+      chain_a();
    }
    else if (strcmp(mode, "control") == 0 && argc == 5) {
       phase_one();
