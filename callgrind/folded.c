@@ -31,11 +31,12 @@
  * Here the real path is known at every instant.  Each thread keeps a
  * tree of the call paths seen (a node per path: parent path + function),
  * and its exec state points at the node of the current path.  A call
- * subtracts the running cost of each kept event from the node it enters,
- * the return adds it back: O(events) per call and return, one node
- * touched, and a node's costs add up to those spent in it and below it
- * ("Active paths" below for signal handlers, dumps and zeroing).  When
- * writing, each node's own costs are its costs less its children's.
+ * keeps the running cost of each kept event in its call stack entry, and
+ * its return adds what it grew by to the node of the path the call
+ * entered: O(events) per call and return, one node touched, and a node's
+ * costs add up to those spent in it and below it ("Active paths" below
+ * for signal handlers, dumps and zeroing).  When writing, each node's own
+ * costs are its costs less its children's.
  *
  * Skipped functions push no path, so their costs stay with their caller,
  * as in callgrind.out; recursion makes repeated frames.
@@ -54,6 +55,7 @@
 
 /* kept events: their number and offsets in the full cost */
 Int CLG_(folded_count) = 0;
+Int CLG_(folded_hooks) = 0;
 Int CLG_(folded_offset)[FOLDED_MAX_EVENTS];
 static HChar* kept_names = 0;   /* "Ir Dr", for the tree's header */
 
@@ -250,15 +252,15 @@ static folded_node* current_node(void)
 /* A path is active while the program runs in it or below it.  Each call
  * stack entry whose call changed the current path keeps the path it
  * entered active (or the path the next block entered, for the first
- * function after instrumentation starts); each exec state keeps active
- * the path it started on and all its ancestors: a thread's root path, or
- * for a signal handler the interrupted path, whose own activations do
- * not see the handler's costs (their exec state's running cost stands
- * still meanwhile).  An activation subtracts the running cost of its
- * exec state from its node when it begins and adds it when it ends
- * (CLG_(folded_open) and CLG_(folded_close) for calls and returns), so a
- * node's costs add up to the costs spent in it and below it.  When a dump
- * is written, the active ones end, and begin again after it. */
+ * function after instrumentation starts), and the running costs of that
+ * moment (its mark); each exec state keeps active the path it started on
+ * and all its ancestors: a thread's root path, or for a signal handler
+ * the interrupted path, whose own activations do not see the handler's
+ * costs (their exec state's running cost stands still meanwhile).  An
+ * activation of the latter kind subtracts the running costs of its exec
+ * state from its node when it begins and adds them when it ends.  Either
+ * way a node's costs add up to the costs spent in it and below it.  When
+ * a dump is written, the active ones end, and begin again after it. */
 
 /* the running cost of the kept events in <cost>, less <held> (0: none) */
 static void kept_cost(ULong* v, const ULong* cost, const ULong* held)
@@ -276,6 +278,49 @@ static void shift(folded_node* n, Bool end, const ULong* v)
       for (k = 0; k < CLG_(folded_count); k++) n->cost[k] += v[k];
    else
       for (k = 0; k < CLG_(folded_count); k++) n->cost[k] -= v[k];
+}
+
+/* Call stack entries keep the marks of the kept events after the first
+ * (CLG_(folded_call) in global.h keeps the first). */
+static void new_marks(call_entry* e)
+{
+   e->fmarks = VG_(malloc)("cl.folded.marks", FOLDED_MAX_EVENTS * sizeof(ULong));
+}
+
+void CLG_(folded_mark_more)(call_entry* e)
+{
+   Int k;
+   if (!e->fmarks) new_marks(e);
+   for (k = 1; k < CLG_(folded_count); k++)
+      e->fmarks[k - 1] = CLG_(current_state).cost[CLG_(folded_offset)[k]];
+}
+
+/* The return of entry <e> from path <n>: the events after the first. */
+void CLG_(folded_credit_more)(folded_node* n, call_entry* e)
+{
+   Int k;
+   if (!e->fmarks) return;
+   for (k = 1; k < CLG_(folded_count); k++)
+      n->cost[k] += CLG_(current_state).cost[CLG_(folded_offset)[k]]
+                    - e->fmarks[k - 1];
+}
+
+/* an entry's activation of <n> ends (<end>: <n> gets the costs since
+ * its mark) or begins at the running cost <v> */
+static void shift_entry(call_entry* e, folded_node* n, Bool end,
+                        const ULong* v)
+{
+   Int k;
+   if (end) {
+      n->cost[0] += v[0] - e->fmark;
+      if (e->fmarks)
+         for (k = 1; k < CLG_(folded_count); k++)
+            n->cost[k] += v[k] - e->fmarks[k - 1];
+   } else {
+      e->fmark = v[0];
+      if (CLG_(folded_count) > 1 && !e->fmarks) new_marks(e);
+      for (k = 1; k < CLG_(folded_count); k++) e->fmarks[k - 1] = v[k];
+   }
 }
 
 /* the path <n> and all its ancestors */
@@ -302,7 +347,7 @@ static void shift_state(Int i, Bool end, const ULong* v)
    for (j = first; j < past; j++) {
       folded_node* after = j + 1 < past ? e[j + 1].fnode : now_at;
       if (after != e[j].fnode)
-         shift(node_or_root(after), end, v);
+         shift_entry(&e[j], node_or_root(after), end, v);
    }
 }
 
@@ -387,9 +432,15 @@ void CLG_(folded_drop_held)(void)
 {
    ULong held[FOLDED_MAX_EVENTS];
 
+   ULong v[FOLDED_MAX_EVENTS];
+   Int top = CLG_(exec_state_count)() - 1;
+
    if (!CLG_(clo).dump_folded) return;
    held_cost(held, True);
-   shift_state(CLG_(exec_state_count)() - 1, False, held);
+   kept_cost(v, CLG_(current_state).cost, held);
+   shift_state(top, True, v);
+   kept_cost(v, CLG_(current_state).cost, 0);
+   shift_state(top, False, v);
 }
 
 /* The running exec state, its call stack unwound, starts again at the
@@ -410,10 +461,13 @@ void CLG_(folded_restart)(void)
 void CLG_(folded_close_state)(void)
 {
    ULong v[FOLDED_MAX_EVENTS];
+   Int top = CLG_(exec_state_count)() - 1;
 
    if (!CLG_(clo).dump_folded) return;
    kept_cost(v, CLG_(current_state).cost, 0);
-   shift_state(CLG_(exec_state_count)() - 1, True, v);
+   shift_state(top, True, v);
+   VG_(memset)(v, 0, sizeof(v));
+   shift_state(top, False, v);
 }
 
 /* A signal handler returns, its calls returned: the path it started on
@@ -459,16 +513,42 @@ static folded_node* path_of(folded_node* parent, fn_node* fn)
    return n;
 }
 
-/* A call of <fn> from the current path (or the first function run after
- * instrumentation starts): the new path is active until the call stack
- * entry below it returns. */
+/* A call of <fn> from the current path: the path it enters (the call
+ * stack entry keeps its mark, CLG_(folded_mark)). */
 void CLG_(folded_enter)(fn_node* fn)
 {
    folded_node* n = path_of(current_node(), fn);
 
+   if (n) CLG_(current_state).fnode = n;
+}
+
+/* Entry <e>'s call entered the current path now. */
+void CLG_(folded_mark)(call_entry* e)
+{
+   e->fmark = CLG_(current_state).cost[CLG_(folded_offset)[0]];
+   if (CLG_(folded_count) > 1) CLG_(folded_mark_more)(e);
+}
+
+/* The first function run in an exec state (a thread starts, a signal
+ * handler, instrumentation on): its path is active as long as the
+ * top call stack entry of the exec state, or as the exec state itself if
+ * it has none. */
+void CLG_(folded_enter_first)(fn_node* fn)
+{
+   Int first = CLG_(exec_state_at)(CLG_(exec_state_count)() - 1)
+                  ->call_stack_bottom;
+   Int sp = CLG_(current_call_stack).sp;
+   folded_node* n = path_of(current_node(), fn);
+   ULong v[FOLDED_MAX_EVENTS];
+
    if (!n) return;
-   CLG_(folded_open)(n);
    CLG_(current_state).fnode = n;
+   if (sp > first)
+      CLG_(folded_mark)(&CLG_(current_call_stack).entry[sp - 1]);
+   else {
+      kept_cost(v, CLG_(current_state).cost, 0);
+      shift(n, False, v);
+   }
 }
 
 /* The running exec state returned below the calls it knows: the function
@@ -512,10 +592,9 @@ void CLG_(folded_call_slow)(jCC* jcc, fn_node* fn)
     * third of the calls of a small program collide) */
    h = ((ULong)(UWord)from ^ ((ULong)(UWord)jcc << 29)) * 0x9E3779B97F4A7C15ULL;
    hop = &hops[h >> (64 - HOP_BITS)];
-   if (hop->from == from && hop->jcc == jcc) {
-      CLG_(folded_open)(hop->to);
+   if (hop->from == from && hop->jcc == jcc)
       CLG_(current_state).fnode = hop->to;
-   } else {
+   else {
       CLG_(folded_enter)(fn);
       if (CLG_(current_state).fnode == from) return;  /* path limit */
       hop->from = from;
@@ -1062,6 +1141,7 @@ void CLG_(folded_init)(void)
    }
    VG_(free)(all);
    CLG_(folded_count) = n;
+   CLG_(folded_hooks) = n > 1 ? 2 : 1;
    node_size = sizeof(folded_node) + n * sizeof(ULong);
    node_size = (node_size + 7) & ~(SizeT)7;
 }

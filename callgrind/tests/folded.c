@@ -192,16 +192,16 @@ int main(int argc, char** argv)
       if (waitpid(child, &status, 0) != child || status != 0) return 1;
       phase_two();
    }
+   else if (strcmp(mode, "control") == 0 && argc == 5) {
+      phase_one();
+      if (!wait_for_dump(argv[2], argv[3], argv[4])) return 1;
+      phase_two();
+   }
    else if (strcmp(mode, "signal") == 0) {
       signal(SIGUSR1, on_signal);
       phase_two();
       interrupted();
       chain_a();
-   }
-   else if (strcmp(mode, "control") == 0 && argc == 5) {
-      phase_one();
-      if (!wait_for_dump(argv[2], argv[3], argv[4])) return 1;
-      phase_two();
    }
    else return 1;
    return 0;
