@@ -394,6 +394,28 @@ static void held_cost(ULong* held, Bool for_dump)
    }
 }
 
+/* The activations of the running exec state end at the running costs
+ * <end_at> and begin again at <begin_at>. */
+static void restart_state(const ULong* end_at, const ULong* begin_at)
+{
+   Int top = CLG_(exec_state_count)() - 1;
+
+   shift_state(top, True, end_at);
+   shift_state(top, False, begin_at);
+}
+
+/* The running exec state's path and its ancestors end at the running
+ * costs; it goes on at path <to> (0: the root), which begins. */
+static void move_start(folded_node* to)
+{
+   ULong v[FOLDED_MAX_EVENTS];
+
+   kept_cost(v, CLG_(current_state).cost, 0);
+   shift_chain(CLG_(current_state).fnode, True, v);
+   CLG_(current_state).fnode = to;
+   shift_chain(to, False, v);
+}
+
 /* Threads whose activations ended for a dump, and the costs held back */
 static Bool* closed = 0;
 static ULong (*closed_held)[FOLDED_MAX_EVENTS] = 0;
@@ -430,44 +452,33 @@ void CLG_(folded_reopen_thread)(void)
  * callgrind.out never counts the costs held in it.  Nor does the tree. */
 void CLG_(folded_drop_held)(void)
 {
-   ULong held[FOLDED_MAX_EVENTS];
-
-   ULong v[FOLDED_MAX_EVENTS];
-   Int top = CLG_(exec_state_count)() - 1;
+   ULong held[FOLDED_MAX_EVENTS], end_at[FOLDED_MAX_EVENTS],
+         begin_at[FOLDED_MAX_EVENTS];
 
    if (!CLG_(clo).dump_folded) return;
    held_cost(held, True);
-   kept_cost(v, CLG_(current_state).cost, held);
-   shift_state(top, True, v);
-   kept_cost(v, CLG_(current_state).cost, 0);
-   shift_state(top, False, v);
+   kept_cost(end_at, CLG_(current_state).cost, held);
+   kept_cost(begin_at, CLG_(current_state).cost, 0);
+   restart_state(end_at, begin_at);
 }
 
 /* The running exec state, its call stack unwound, starts again at the
  * root. */
 void CLG_(folded_restart)(void)
 {
-   ULong v[FOLDED_MAX_EVENTS];
-
-   if (!CLG_(clo).dump_folded) return;
-   kept_cost(v, CLG_(current_state).cost, 0);
-   shift_chain(CLG_(current_state).fnode, True, v);
-   CLG_(current_state).fnode = 0;
-   shift_chain(0, False, v);
+   if (CLG_(clo).dump_folded) move_start(0);
 }
 
 /* The running cost of the running exec state is about to be zeroed: its
  * activations end, and begin again at zero. */
 void CLG_(folded_close_state)(void)
 {
+   static const ULong zero[FOLDED_MAX_EVENTS];
    ULong v[FOLDED_MAX_EVENTS];
-   Int top = CLG_(exec_state_count)() - 1;
 
    if (!CLG_(clo).dump_folded) return;
    kept_cost(v, CLG_(current_state).cost, 0);
-   shift_state(top, True, v);
-   VG_(memset)(v, 0, sizeof(v));
-   shift_state(top, False, v);
+   restart_state(v, zero);
 }
 
 /* A signal handler returns, its calls returned: the path it started on
@@ -555,12 +566,7 @@ void CLG_(folded_enter_first)(fn_node* fn)
  * it runs in starts a new path at the root. */
 void CLG_(folded_reroot)(fn_node* fn)
 {
-   ULong v[FOLDED_MAX_EVENTS];
-
-   kept_cost(v, CLG_(current_state).cost, 0);
-   shift_chain(CLG_(current_state).fnode, True, v);
-   CLG_(current_state).fnode = path_of(tree_root(current_tree()), fn);
-   shift_chain(CLG_(current_state).fnode, False, v);
+   move_start(path_of(tree_root(current_tree()), fn));
 }
 
 /* <from> remembers that <jcc> led to <to>, as its last call */
@@ -621,14 +627,12 @@ void CLG_(folded_zero)(void)
       ULong held[FOLDED_MAX_EVENTS];
       if (!CLG_(get_threads)()[t]) continue;
       CLG_(switch_thread)(t);
-      if (current_tree() == tree) {
-         if (closed && closed[t]) {
-            shift_thread(False, closed_held[t]);
-            closed[t] = False;
-         } else {
-            held_cost(held, False);
-            shift_thread(False, held);
-         }
+      if (current_tree() != tree) continue;
+      if (closed && closed[t])
+         CLG_(folded_reopen_thread)();
+      else {
+         held_cost(held, False);
+         shift_thread(False, held);
       }
    }
    CLG_(switch_thread)(me);
@@ -639,7 +643,6 @@ void CLG_(folded_zero)(void)
  * child's costs are still inclusive when taken from its parent's. */
 static void own_costs(UInt tree)
 {
-   static Bool warned = False;
    UInt i;
    Int k;
 
@@ -649,15 +652,21 @@ static void own_costs(UInt tree)
       for (k = 0; k < CLG_(folded_count); k++)
          n->parent->cost[k] -= n->cost[k];
    }
-   for (i = 0; i < nodes_used && !warned; i++)
-      for (k = 0; k < CLG_(folded_count); k++)
-         if (nodes[i]->tree == tree && (Long)nodes[i]->cost[k] < 0) {
-            VG_(message)(Vg_UserMsg, "Warning: --dump-folded: a path's "
-                         "own cost came out negative (a bug; please "
-                         "report it)\n");
-            warned = True;
-            break;
-         }
+}
+
+/* An own cost below zero would be a bug of the accounting above: said
+ * once rather than written as a huge count unnoticed. */
+static void check_own_costs(folded_node* n)
+{
+   static Bool warned = False;
+   Int k;
+
+   for (k = 0; k < CLG_(folded_count) && !warned; k++)
+      if ((Long)n->cost[k] < 0) {
+         VG_(message)(Vg_UserMsg, "Warning: --dump-folded: a path's own "
+                      "cost came out negative (a bug; please report it)\n");
+         warned = True;
+      }
 }
 
 /*------------------------------------------------------------*/
@@ -755,7 +764,9 @@ static void link_tree(UInt tree)
    /* a node comes after its parent: walking backwards sees it first */
    for (i = (Int)nodes_used - 1; i >= 0; i--) {
       folded_node* n = nodes[i];
-      if (n->tree != tree || !(live[i] || has_cost(n)) || !n->parent)
+      if (n->tree != tree) continue;
+      check_own_costs(n);
+      if (!(live[i] || has_cost(n)) || !n->parent)
          continue;
       live[i] = 1;
       live[n->parent->index] = 1;
