@@ -195,7 +195,7 @@ static folded_node* new_node(folded_node* parent, fn_node* fn, UInt tree)
    folded_node* n;
 
    if (node_block_left < node_size) {
-      /* cache-line aligned: a node with one event is one line */
+      /* cache-line aligned */
       node_block = VG_(malloc)("cl.folded.node", NODE_BLOCK + 64);
       node_block += (64 - (UWord)node_block % 64) % 64;
       node_block_left = NODE_BLOCK;
@@ -568,6 +568,9 @@ void CLG_(folded_reroot)(fn_node* fn)
 {
    move_start(path_of(tree_root(current_tree()), fn));
 }
+
+/* CLG_(folded_call) in global.h looks at each remembered call in turn */
+STATIC_ASSERT(FOLDED_NODE_CALLS == 3);
 
 /* <from> remembers that <jcc> led to <to>, as its last call */
 static void remember_call(folded_node* from, jCC* jcc, folded_node* to)
