@@ -98,13 +98,6 @@ static UInt canon_size = 0;
 static fn_node** by_name = 0;   /* open hash of the canonical functions */
 static UInt by_name_size = 0, by_name_used = 0;
 
-static UInt name_hash(const HChar* s)
-{
-   UInt h = 2166136261u;
-   while (*s) h = (h ^ (UChar)*s++) * 16777619u;
-   return h;
-}
-
 static fn_node* canonical_by_name(fn_node* fn)
 {
    UInt i;
@@ -116,13 +109,14 @@ static fn_node* canonical_by_name(fn_node* fn)
       by_name = VG_(calloc)("cl.folded.names", by_name_size, sizeof(fn_node*));
       for (j = 0; j < old_size; j++) {
          if (!old[j]) continue;
-         for (i = name_hash(old[j]->name) & (by_name_size - 1); by_name[i];
+         for (i = CLG_(string_hash)(old[j]->name) & (by_name_size - 1);
+              by_name[i];
               i = (i + 1) & (by_name_size - 1)) ;
          by_name[i] = old[j];
       }
       if (old) VG_(free)(old);
    }
-   for (i = name_hash(fn->name) & (by_name_size - 1); by_name[i];
+   for (i = CLG_(string_hash)(fn->name) & (by_name_size - 1); by_name[i];
         i = (i + 1) & (by_name_size - 1))
       if (VG_(strcmp)(by_name[i]->name, fn->name) == 0)
          return by_name[i];

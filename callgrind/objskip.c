@@ -49,7 +49,9 @@ static Int patterns_size = 0;
 static HChar** given = 0;
 static UInt given_size = 0, given_used = 0;
 
-static UInt string_hash(const HChar* s)
+/* FNV-1a: the hash of names in callgrind-fold's open hashes (also
+ * folded.c's functions by name) */
+UInt CLG_(string_hash)(const HChar* s)
 {
    UInt h = 2166136261u;
    while (*s) h = (h ^ (UChar)*s++) * 16777619u;
@@ -68,13 +70,13 @@ static Bool seen_before(const HChar* s)
       given = VG_(calloc)("cl.objskip.given", given_size, sizeof(HChar*));
       for (j = 0; j < old_size; j++) {
          if (!old[j]) continue;
-         for (i = string_hash(old[j]) & (given_size - 1); given[i];
+         for (i = CLG_(string_hash)(old[j]) & (given_size - 1); given[i];
               i = (i + 1) & (given_size - 1)) ;
          given[i] = old[j];
       }
       if (old) VG_(free)(old);
    }
-   for (i = string_hash(s) & (given_size - 1); given[i];
+   for (i = CLG_(string_hash)(s) & (given_size - 1); given[i];
         i = (i + 1) & (given_size - 1))
       if (VG_(strcmp)(given[i], s) == 0) return True;
    given[i] = VG_(strdup)("cl.objskip.given", s);
