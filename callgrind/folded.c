@@ -275,7 +275,7 @@ static void shift(folded_node* n, Bool end, const ULong* v)
 }
 
 /* Call stack entries keep the marks of the kept events after the first
- * (CLG_(folded_call) in global.h keeps the first). */
+ * (CLG_(folded_mark) in global.h keeps the first). */
 static void new_marks(call_entry* e)
 {
    e->fmarks = VG_(malloc)("cl.folded.marks", FOLDED_MAX_EVENTS * sizeof(ULong));
@@ -527,13 +527,6 @@ void CLG_(folded_enter)(fn_node* fn)
    if (n) CLG_(current_state).fnode = n;
 }
 
-/* Entry <e>'s call entered the current path now. */
-void CLG_(folded_mark)(call_entry* e)
-{
-   e->fmark = CLG_(current_state).cost[CLG_(folded_offset)[0]];
-   if (CLG_(folded_count) > 1) CLG_(folded_mark_more)(e);
-}
-
 /* The first function run in an exec state (a thread starts, a signal
  * handler, instrumentation on): its path is active as long as the
  * top call stack entry of the exec state, or as the exec state itself if
@@ -549,7 +542,8 @@ void CLG_(folded_enter_first)(fn_node* fn)
    if (!n) return;
    CLG_(current_state).fnode = n;
    if (sp > first)
-      CLG_(folded_mark)(&CLG_(current_call_stack).entry[sp - 1]);
+      CLG_(folded_mark)(&CLG_(current_call_stack).entry[sp - 1],
+                        CLG_(folded_hooks));
    else {
       kept_cost(v, CLG_(current_state).cost, 0);
       shift(n, False, v);
