@@ -30,6 +30,7 @@ npm npm
 clang clang
 gdb gdb
 go golang-go
+llvm-mca-19 llvm-19
 "
 bench_deps="
 /usr/bin/time time
