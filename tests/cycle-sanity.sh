@@ -1,0 +1,78 @@
+#!/bin/sh
+# --cycle-estimation's model against this machine (issue 25): a dozen
+# kernels (tests/cycle-sanity.c: dependent chains of add, imul, div,
+# addsd, mulsd, divsd, sqrtsd, an L1 pointer chase, independent adds,
+# imuls, mulsds and moves) timed natively, and estimated under callgrind
+# (Ct and Cl per iteration, from the calls' inclusive costs).  The
+# estimates must order the kernels as the native times do: Spearman's
+# rank correlation of Cl (the kernels are mostly chains) at least 0.85;
+# Ct's is reported.
+. "$(dirname "$0")/lib.sh"
+cc=${CC:-cc}
+command -v "$cc" >/dev/null 2>&1 || { echo "SKIP: cycle-sanity (no C compiler)"; exit 0; }
+[ "$(uname -m)" = x86_64 ] || { echo "SKIP: cycle-sanity (amd64 only)"; exit 0; }
+"$cc" -O2 -o "$scratch/cs" "$top/tests/cycle-sanity.c" || { fail "cycle-sanity: build"; finish; }
+"$scratch/cs" time 2000000 > "$scratch/native" || { fail "cycle-sanity: native run"; finish; }
+"$PREFIX/bin/valgrind" -q --tool=callgrind --cycle-estimation=yes \
+    --callgrind-out-file="$scratch/cs.out" "$scratch/cs" run 10000 2> "$scratch/vg.err" || {
+    fail "cycle-sanity: under callgrind"; cat "$scratch/vg.err"; finish; }
+python3 - "$scratch/native" "$scratch/cs.out" 10000 > "$scratch/report" <<'PY' || fail "cycle-sanity: Cl orders the kernels as native times (Spearman >= 0.85)"
+import sys
+native = dict((l.split()[0], float(l.split()[1])) for l in open(sys.argv[1]))
+n = int(sys.argv[3])
+names, est, events, pending = {}, {}, [], None
+for line in open(sys.argv[2]):
+    line = line.rstrip("\n")
+    if line.startswith("events:"):
+        events = line.split()[1:]
+    elif line.startswith(("fn=", "cfn=")):
+        num, _, name = line.split("=", 1)[1].partition(")")
+        if name.strip():
+            names[num] = name.strip()
+        pending = names.get(num) if line.startswith("cfn=") else None
+    elif line.startswith("calls=") and pending:
+        continue
+    elif pending and line[:1].isdigit():
+        v = [int(x) for x in line.split()[1:]]
+        if pending.startswith("k_"):
+            e = est.setdefault(pending[2:], [0, 0])
+            e[0] += v[events.index("Ct")]
+            e[1] += v[events.index("Cl")]
+        pending = None
+def ranks(xs):
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    r = [0.0] * len(xs)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2.0 + 1
+        i = j + 1
+    return r
+def spearman(a, b):
+    ra, rb = ranks(a), ranks(b)
+    ma, mb = sum(ra) / len(ra), sum(rb) / len(rb)
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    va = sum((x - ma) ** 2 for x in ra) ** 0.5
+    vb = sum((y - mb) ** 2 for y in rb) ** 0.5
+    return cov / (va * vb)
+ks = sorted(native)
+missing = [k for k in ks if k not in est]
+if missing:
+    print("no estimate for", missing)
+    sys.exit(1)
+print("%-14s %10s %10s %10s" % ("kernel", "native ns", "Ct cycles", "Cl cycles"))
+for k in sorted(ks, key=native.get):
+    print("%-14s %10.3f %10.2f %10.2f" % (k, native[k], est[k][0] / 100.0 / n, est[k][1] / 100.0 / n))
+t = [native[k] for k in ks]
+rho_ct = spearman(t, [est[k][0] for k in ks])
+rho_cl = spearman(t, [est[k][1] for k in ks])
+print("Spearman rank correlation with native time: Ct %.3f, Cl %.3f" % (rho_ct, rho_cl))
+sys.exit(0 if rho_cl >= 0.85 else 1)
+PY
+cat "$scratch/report"
+grep -q "^Spearman" "$scratch/report" && [ "$failures" -eq 0 ] &&
+    pass "cycle-sanity: Cl orders the kernels as native times (Spearman >= 0.85)"
+finish
