@@ -1,0 +1,57 @@
+#!/bin/sh
+# Coverage of --cycle-estimation's table on real programs (issue 25): at
+# most 0.1% of executed instructions may fall back to the flat cycle, on
+# GCC's cc1 compiling a file (bench/workloads/cc1.sh), CPython 3.13
+# (scripts/cpython.sh) running json, and node running a JIT-heavy
+# benchmark (bench/workloads/jswork.js).  Each runs with the runner's
+# --cache-sim=yes and -v, whose report gives the counts and the most
+# frequent forms without costs; each profile's Ct and Cl totals must be
+# there, with Ct (throughput) below Cl (latency).
+. "$(dirname "$0")/lib.sh"
+vg=$PREFIX/bin/valgrind
+
+# coverage NAME COMMAND...
+coverage() {
+    prog=$1; shift
+    if ! "$vg" -v --tool=callgrind --cycle-estimation=yes --cache-sim=yes \
+            --log-file="$scratch/$prog.log" --callgrind-out-file="$scratch/$prog.out" \
+            "$@" > "$scratch/$prog.stdout" 2>&1; then
+        tail -n 20 "$scratch/$prog.log"; fail "cycle-coverage: $prog runs under callgrind"; return
+    fi
+    sed -n 's/^==[0-9]*== \(Cycle estimation.*\)/\1/p; s/^==[0-9]*== \( \{3,\}[0-9,]*  .*\)/\1/p' "$scratch/$prog.log"
+    line=$(grep -m1 'Cycle estimation (' "$scratch/$prog.log")
+    fell=$(echo "$line" | sed -n 's/.*): \([0-9]*\) of [0-9]* executed.*/\1/p')
+    all=$(echo "$line" | sed -n 's/.*): [0-9]* of \([0-9]*\) executed.*/\1/p')
+    if [ -z "$fell" ] || [ -z "$all" ] || [ "$all" -eq 0 ]; then
+        fail "cycle-coverage: $prog: no report of the fallbacks with -v"; return
+    fi
+    check "cycle-coverage: $prog: at most 0.1% of executed instructions without costs ($fell of $all)" \
+        [ $((fell * 1000)) -le "$all" ]
+    check "cycle-coverage: $prog: totals of Ct and Cl, 0 < Ct < Cl" \
+        awk '/^events:/ { for (i = 2; i <= NF; i++) ev[$i] = i }
+             /^totals:/ { ct = $ev["Ct"]; cl = $ev["Cl"] }
+             END { exit !(ct != "" && ct + 0 > 0 && ct + 0 < cl + 0) }' "$scratch/$prog.out"
+}
+
+if cmd=$("$top/bench/workloads/cc1.sh" "$TREE" "$scratch" 2>"$scratch/err"); then
+    coverage cc1 $cmd
+else
+    echo "SKIP: cycle-coverage: cc1 ($(cat "$scratch/err"))"
+fi
+
+if py=$(BUILD=$BUILD sh "$top/scripts/cpython.sh" 2> "$scratch/cpython.err"); then
+    coverage cpython "$py" -c '
+import json
+data = [{"id": i, "name": "row%d" % i, "tags": ["a", "b"], "score": i * 0.5} for i in range(20000)]
+text = json.dumps(data)
+assert json.loads(text) == data'
+else
+    echo "SKIP: cycle-coverage: CPython 3.13 ($(tail -n 1 "$scratch/cpython.err"))"
+fi
+
+if command -v node >/dev/null 2>&1; then
+    coverage node "$(command -v node)" --perf-basic-prof "$top/bench/workloads/jswork.js" 1
+else
+    echo "SKIP: cycle-coverage: node (not installed)"
+fi
+finish
