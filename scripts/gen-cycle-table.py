@@ -349,8 +349,8 @@ def write(path, version, entries, names, opflags, ncands, nunique):
         f.write("static const CycEntry cyc_table[%d] = {\n" % len(entries))
         rows = []
         for key, (c, name) in entries.items():
-            cost = ",".join("%d,%d" % x if x else "CYC_NONE,CYC_NONE"
-                            for x in (c or [None] * len(MODELS)))
+            cost = ", ".join("{%d,%d}" % x if x else "{CYC_NONE,CYC_NONE}"
+                             for x in (c or [None] * len(MODELS)))
             rows.append((key, "   { CYC_KEY(%s), %d, { %s } },\n"
                          % (",".join(str(x) for x in key), name, cost)))
         # Sort as the decoder's packed key sorts (see CYC_KEY in cycles.c).
