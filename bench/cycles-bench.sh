@@ -5,7 +5,7 @@
 # loops_heavy) and GCC's cc1 compiling one file (bench/workloads/cc1.sh).
 # Bounds: time at most 1.05x, peak memory at most 1.1x.
 #
-#   bench/cycles-bench.sh [PAIRS]
+#   bench/cycles-bench.sh [PAIRS [WORKLOAD...]]   (default: all four)
 #
 # Runs the two alternately PAIRS times (default 5) per workload, pinned to
 # one CPU when taskset is there, and prints per workload the median of the
@@ -19,6 +19,7 @@ ROOT=$(dirname "$HERE")
 PREFIX=${PREFIX:-$ROOT/dist}
 BUILD=${BUILD:-$ROOT/build}
 PAIRS=${1:-5}
+[ $# -gt 0 ] && shift
 W=${BENCH_WORK:-$HERE/work}
 VALGRIND=$PREFIX/bin/valgrind
 [ -x "$VALGRIND" ] || { echo "cycles-bench: no valgrind in $PREFIX (run make)" >&2; exit 1; }
@@ -28,11 +29,12 @@ cc1=$("$HERE/workloads/cc1.sh" "$BUILD/valgrind" "$W/cycles")
 PIN=
 command -v taskset >/dev/null 2>&1 && PIN="taskset -c $(($(nproc) - 1))"
 
-python3 - "$VALGRIND" "$PAIRS" "$W/cycles" "$PIN" <<PY
+python3 - "$VALGRIND" "$PAIRS" "$W/cycles" "$PIN" "$@" <<PY
 import statistics, subprocess, sys, time
 vg, pairs, work, pin = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 workloads = [("calls_heavy", "$W/calls_heavy"), ("calls_shallow", "$W/calls_shallow"),
              ("loops_heavy", "$W/loops_heavy"), ("cc1", "$cc1")]
+workloads = [w for w in workloads if not sys.argv[5:] or w[0] in sys.argv[5:]]
 
 def run(cmd, opts):
     argv = ["/usr/bin/time", "-f", "%U %S %M", "-o", work + "/time"] + pin.split() + \
