@@ -883,6 +883,12 @@ static ULong write_tree_part(folded_node* root, Bool first_in_file, Int part,
    out_str("\npart:");
    out_num(part);
    out_put("\n", 1);
+   /* queued descriptions, thread, trigger: callgrind.out's order */
+   for (k = 0; k < CLG_(desc_count)(); k++) {
+      out_str("desc: ");
+      out_name(CLG_(desc)(k));
+      out_put("\n", 1);
+   }
    if (CLG_(clo).separate_threads) {
       out_str("thread:");
       out_num(tid);
@@ -891,11 +897,6 @@ static ULong write_tree_part(folded_node* root, Bool first_in_file, Int part,
    out_str("desc: Trigger: ");
    out_name(trigger ? trigger : "Program termination");
    out_put("\n", 1);
-   for (k = 0; k < CLG_(desc_count)(); k++) {
-      out_str("desc: ");
-      out_name(CLG_(desc)(k));
-      out_put("\n", 1);
-   }
 
    VG_(memset)(totals, 0, sizeof(totals));
    write_tree(root, totals);
