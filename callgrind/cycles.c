@@ -205,13 +205,10 @@ static const CycEntry* lookup(UInt key)
    return 0;
 }
 
-#define CYC_MODEL_NAMES_OK True
-
-#else  /* !VGA_amd64 */
+#else  /* !VGA_amd64: no table; --cycle-estimation=yes is refused */
 
 #define CYC_MODEL_COUNT 1
-static const HChar* const cyc_model_names[1] = { "none" };
-#define CYC_MODEL_NAMES_OK False
+static const HChar* const cyc_model_names[1] = { "znver4" };
 
 #endif
 
@@ -225,7 +222,7 @@ Bool CLG_(cycle_set_model)(const HChar* name)
 {
    Int m;
    for (m = 0; m < CYC_MODEL_COUNT; m++)
-      if (CYC_MODEL_NAMES_OK && VG_(strcmp)(name, cyc_model_names[m]) == 0) {
+      if (VG_(strcmp)(name, cyc_model_names[m]) == 0) {
          model = m;
          return True;
       }
@@ -237,7 +234,7 @@ const HChar* CLG_(cycle_model_list)(void)
    static HChar list[128];
    Int m;
    list[0] = 0;
-   for (m = 0; m < CYC_MODEL_COUNT && CYC_MODEL_NAMES_OK; m++) {
+   for (m = 0; m < CYC_MODEL_COUNT; m++) {
       if (m) VG_(strcat)(list, ", ");
       VG_(strcat)(list, cyc_model_names[m]);
    }
@@ -310,24 +307,24 @@ static void form_name(UInt key, HChar* buf, SizeT size)
    static const HChar* const enc_name[] = { "", "vex.", "evex.", "?." };
    static const HChar* const map_name[] = { "", "0f ", "0f38 ", "0f3a ",
                                             "map4 ", "map5 ", "map6 ", "map7 " };
-   const CycEntry* e = key == 0xffffffff ? 0 : lookup(key);
+   const CycEntry* e;
    if (key == 0xffffffff) {
       VG_(snprintf)(buf, size, "(truncated instruction)");
       return;
    }
+   e = lookup(key);
    if (e) {
       VG_(snprintf)(buf, size, "%s", cyc_mnemonics[e->mnemonic]);
       return;
    }
-   VG_(snprintf)(buf, size, "%s%s%s%s%s%02x%s%s%s",
+   VG_(snprintf)(buf, size, "%s%s%s%s%s%02x%s%s",
                  (key >> 4) & 1 ? "lock " : "",
                  enc_name[KEY_ENC(key)],
                  (key >> 18) & 1 ? "66 " : "",
                  ((key >> 16) & 3) == 1 ? "f3 " : ((key >> 16) & 3) == 2 ? "f2 " : "",
                  map_name[KEY_MAP(key)], KEY_OP(key),
                  (key >> 15) & 1 ? " W1" : "",
-                 (key >> 12) & 1 ? " mem" : "",
-                 "");
+                 (key >> 12) & 1 ? " mem" : "");
 #else
    VG_(snprintf)(buf, size, "?");
 #endif
