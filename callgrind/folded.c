@@ -883,16 +883,28 @@ static ULong write_tree_part(folded_node* root, Bool first_in_file, Int part,
    out_str("\npart:");
    out_num(part);
    out_put("\n", 1);
-   /* queued descriptions, thread, trigger: callgrind.out's order */
+   /* children spawned, queued descriptions, thread, trigger:
+    * callgrind.out's order */
+   for (k = 0; k < CLG_(spawned_count)(); k++) {
+      out_str("desc: Spawned pid:");
+      out_num(CLG_(spawned)(k));
+      out_put("\n", 1);
+   }
    for (k = 0; k < CLG_(desc_count)(); k++) {
       out_str("desc: ");
       out_name(CLG_(desc)(k));
       out_put("\n", 1);
    }
    if (CLG_(clo).separate_threads) {
+      const HChar* name = CLG_(thread_name)(tid);
       out_str("thread:");
-      out_num(tid);
+      out_num(CLG_(thread_lwpid)(tid));
       out_put("\n", 1);
+      if (name && name[0]) {
+         out_str("desc: Thread name: ");
+         out_name(name);
+         out_put("\n", 1);
+      }
    }
    out_str("desc: Trigger: ");
    out_name(trigger ? trigger : "Program termination");

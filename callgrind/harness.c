@@ -10,7 +10,8 @@
    What benchmark harnesses need beyond the profile itself: strings
    from client requests read without trusting the pointer, descriptions
    queued for the next dump (CALLGRIND_ADD_DESC), and the instrumentation
-   state handed to an exec'd child (--instr-atstart=inherit).
+   state handed to an exec'd child with the children a part spawned
+   (--instr-atstart=inherit).
 
    This program is free software; you can redistribute it and/or
    modify it under the terms of the GNU General Public License as
@@ -134,10 +135,13 @@ const HChar* CLG_(desc)(Int i)
    return *(HChar**)VG_(indexXA)(descs, i);
 }
 
-/* The dump that wrote them is complete. */
+static void forget_spawned(void);
+
+/* The dump that wrote them (and the spawned pids) is complete. */
 void CLG_(descs_written)(void)
 {
    forget_descs();
+   forget_spawned();
 }
 
 /*------------------------------------------------------------*/
@@ -180,11 +184,64 @@ void CLG_(inherit_pre_syscall)(UInt syscallno)
       add_arg("--obj-skip=", CLG_(runtime_obj_skip)(i));
 }
 
-/* Only reached when the exec failed. */
-void CLG_(inherit_post_syscall)(UInt syscallno)
+/*------------------------------------------------------------*/
+/*--- desc: Spawned pid: (--instr-atstart=inherit)         ---*/
+/*------------------------------------------------------------*/
+
+/* The children this process forked since its last dump, for the header
+ * of its next part (desc: Spawned pid: <pid>, as CodSpeed's builds write
+ * it): a reader attributes each child's profile to the part of its parent
+ * that spawned it.  The core announces a fork (vfork, clone of a process)
+ * to atfork handlers before the syscall; the parent learns the child's
+ * pid when it returns. */
+static XArray* spawned = 0;   /* of Int */
+static Bool forking = False;
+
+static void fork_starts(ThreadId tid)
+{
+   forking = True;
+}
+
+static void forget_spawned(void)
+{
+   if (spawned) VG_(dropTailXA)(spawned, VG_(sizeXA)(spawned));
+}
+
+/* A forked child's dumps are its own: it has spawned nothing yet. */
+static void fork_child(ThreadId tid)
+{
+   forking = False;
+   forget_spawned();
+}
+
+void CLG_(track_spawned)(void)
+{
+   spawned = VG_(newXA)(VG_(malloc), "cl.harness.spawned", VG_(free),
+                        sizeof(Int));
+   VG_(atfork)(fork_starts, 0, fork_child);
+}
+
+Int CLG_(spawned_count)(void)
+{
+   return spawned ? (Int)VG_(sizeXA)(spawned) : 0;
+}
+
+Int CLG_(spawned)(Int i)
+{
+   return *(Int*)VG_(indexXA)(spawned, i);
+}
+
+void CLG_(inherit_post_syscall)(UInt syscallno, SysRes res)
 {
    Word i, n = VG_(sizeXA)(VG_(args_for_valgrind));
 
+   if (forking) {
+      Int pid = sr_isError(res) ? 0 : (Int)sr_Res(res);
+      forking = False;
+      if (pid > 0) VG_(addToXA)(spawned, &pid);
+   }
+
+   /* only reached when the exec failed */
    if (!args_added || !is_exec(syscallno)) return;
    for (i = n - args_added; i < n; i++)
       VG_(free)(*(HChar**)VG_(indexXA)(VG_(args_for_valgrind), i));

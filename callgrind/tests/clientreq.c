@@ -3,15 +3,18 @@
    requests with bad strings, --instr-atstart=inherit across exec.
 
    clientreq desc | desc-fork | workers | bad | skips N
-   clientreq exec-measuring | exec-stopped | exec-skip | child */
+   clientreq exec-measuring | exec-stopped | exec-skip | child | spawn */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "../callgrind.h"
+
+extern char** environ;
 
 static volatile int sink;
 
@@ -128,6 +131,28 @@ int main(int argc, char** argv)
          CALLGRIND_ADD_OBJ_SKIP(buf);
       }
       bench_body();
+   }
+   else if (strcmp(mode, "spawn") == 0) {
+      /* three children in the first part (exec'd after a fork, forked
+       * only, posix_spawn'd), none in the second */
+      char* child_argv[] = { argv[0], (char*)"child", 0 };
+      pid_t pid;
+      int status;
+      CALLGRIND_START_INSTRUMENTATION;
+      if (run_child(argv[0]) != 0) return 1;
+      fflush(stdout);
+      pid = fork();
+      if (pid < 0) return 1;
+      if (pid == 0) {
+         bench_body();
+         _exit(0);
+      }
+      if (waitpid(pid, &status, 0) != pid || status != 0) return 1;
+      if (posix_spawn(&pid, argv[0], 0, 0, child_argv, environ) != 0
+          || waitpid(pid, &status, 0) != pid || status != 0) return 1;
+      CALLGRIND_DUMP_STATS_AT("clientreq.c::spawned");
+      bench_body();
+      CALLGRIND_DUMP_STATS_AT("clientreq.c::none");
    }
    else if (strcmp(mode, "exec-measuring") == 0) {
       CALLGRIND_START_INSTRUMENTATION;

@@ -29,10 +29,13 @@
 #               if REGEX matches 0x? (but not as the root of a path)
 #  --by-part    the lines kept of each part of a folded tree, after a line
 #               "part N [thread T] (TRIGGER)", instead of their sum
+# Threads are numbered 1, 2, ... in the order their kernel ids (thread:
+# lines) first appear: the ids change every run.
 use strict;
 use warnings;
 
 my ($event, $pid, $total, $min_parts, $by_part, $addr, $twins, @pairs, @problems);
+my %thread_nos;   # see thread_no
 while (@ARGV && $ARGV[0] =~ /^--(event|pid|total|min-parts|by-part|addr)(?:=(.*))?$/) {
     shift;
     if ($1 eq 'event') { $event = $2 }
@@ -173,6 +176,13 @@ sub is_tree {
     return $first eq "# callgrind folded tree\n";
 }
 
+# The number of the thread of kernel id <lwpid>, in order of appearance.
+sub thread_no {
+    my ($lwpid) = @_;
+    my $next = 1 + keys %thread_nos;
+    return $thread_nos{$lwpid} //= $next;
+}
+
 # The parts of a folded tree: part, thread, events, paths (path => costs,
 # names joined by ";" as folded text writes them), sums (of the node
 # costs) and totals (its totals: line) of each.
@@ -205,7 +215,7 @@ sub read_tree {
             push @parts, $t;
             @stack = ();
         }
-        elsif (/^thread:\s*(\d+)$/) { $t->{thread} = $1 }
+        elsif (/^thread:\s*(\d+)$/) { $t->{thread} = thread_no($1) }
         elsif (/^desc: Trigger: (.*)$/) { $t->{trigger} = $1 }
         elsif (/^totals:\s*(.*)$/) { $t->{totals} = [split ' ', $1] }
         elsif (!/^[a-z]+:/) { die "$file:$.: not a folded tree line\n" }
@@ -229,7 +239,7 @@ sub read_sections {
             $p //= do { push @parts, { part => 1, thread => 0, pid => $pid }; $parts[-1] };
             $p->{events} = [split ' ', $1];
         }
-        $p->{thread} = $1 if /^thread:\s*(\d+)/;
+        $p->{thread} = thread_no($1) if /^thread:\s*(\d+)/;
         $p->{totals} = [(split)[1 .. $#{$p->{events}} + 1]] if /^totals:/;
     }
     return @parts;
