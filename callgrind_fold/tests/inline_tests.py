@@ -306,6 +306,30 @@ def _tests(T, valgrind, cc, binary, tag):
         T.check(name("hot/frame=fn+obj"),
                 rc == 0 and "helper_a [inlined] [hot]" in out and "hot_loop [hot]" in out)
 
+    # 1b. cfni= lines (callgrind --read-inline-info=yes, with the
+    # runner's --compress-strings=no --dump-line=no): without --inline the
+    # innermost inlined function of each cost is a frame below hot_loop,
+    # calls made from it below it, hot_loop's subtree cost unchanged; with
+    # --inline the debug info's frames win, the same as without cfni=.
+    pc = _profile(valgrind, work, b["hot"],
+                  instr + ["--read-inline-info=yes", "--compress-strings=no", "--dump-line=no"])
+    cf, _ = fold([], [pc], "hot/cfni")
+    if cf is not None and plain is not None:
+        fa, fb = "helper_a [inlined]", "helper_b [inlined]"
+        T.check(name("hot/cfni/inlined-frames-below-hot_loop"),
+                _self(cf, fa) > 0 and _self(cf, fb) > 0 and
+                T.follows(cf, fa, {"hot_loop"}) and T.follows(cf, fb, {"hot_loop", fa}),
+                "self %d %d" % (_self(cf, fa), _self(cf, fb)))
+        T.check(name("hot/cfni/call-from-inlined-code"),
+                any(s[-2:] == [fa, "tally"] for s, _ in cf))
+        T.check(name("hot/cfni/subtree-cost-unchanged"),
+                _under(cf, "hot_loop") == _under(plain, "hot_loop"),
+                "cfni %d plain %d" % (_under(cf, "hot_loop"), _under(plain, "hot_loop")))
+    cfi, _ = fold(["--inline"], [pc], "hot/cfni-with-inline")
+    if cfi is not None and inl is not None:
+        hot = lambda ss: sorted(x for x in ss if "hot_loop" in x[0])
+        T.check(name("hot/cfni-with-inline/same-as-without-cfni"), hot(cfi) == hot(inl))
+
     # 2. Format variants give the very same stacks.
     for vname, opts in (("compress-pos=no", ["--compress-pos=no"]),
                         ("collect-jumps=yes", ["--collect-jumps=yes"]),

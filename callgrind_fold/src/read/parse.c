@@ -74,6 +74,13 @@ struct parser {
     uint64_t last_line;
     struct buf descs;               /* the part's "desc:" values, '\n' after each */
     bool jump_pending;
+
+    /* "cfni=NAME" (callgrind --read-inline-info=yes): the node of the
+     * frame "NAME [inlined]" under the current function that the next
+     * lines' costs go to, NO_NODE in the function's own code; one node
+     * per (function node, name), as --inline makes them. */
+    uint32_t inlined;
+    struct hashmap inlined_nodes;
 };
 
 static _Noreturn void __attribute__((format(printf, 2, 3)))
@@ -416,6 +423,8 @@ static void start_part(struct parser *P)
     P->function = NO_NODE;
     P->call_object = P->call_file = P->call_name = NO_NAME;
     P->call_pending = false;
+    P->inlined = NO_NODE;
+    hashmap_clear(&P->inlined_nodes);
     profile_reset(&P->prof);
 }
 
@@ -482,7 +491,7 @@ static const char *const header_keys[] = {
     "positions", "events", "event", "summary", "totals", NULL};
 
 static const char *const position_keys[] = {
-    "ob", "fl", "fi", "fe", "fn", "cob", "cfi", "cfl", "cfn", "calls",
+    "ob", "fl", "fi", "fe", "fn", "cob", "cfi", "cfl", "cfn", "cfni", "calls",
     "jump", "jcnd", "jfi", "jfn", "frfn", "rec", "ln", "bb", NULL};
 
 static bool in_list(const char *const *list, const char *key, size_t n)
@@ -611,18 +620,69 @@ static void cost_line(struct parser *P, const char *p, const char *end)
     if (P->call_pending) {
         /* Inclusive cost of the calls: it is the callee's, not self cost. */
         P->call_pending = false;
-        if (inl ? !inline_call(inl, P->function, P->callee, addr, cost, P->call_count)
-                : !profile_add_call(&P->prof, P->function, P->callee, cost))
+        uint32_t caller = P->function;
+        if (P->inlined != NO_NODE) {
+            /* a call made from inlined code: below its frame */
+            if (!profile_add_call(&P->prof, P->function, P->inlined, cost))
+                fail(P, "call cost sum overflows 64 bits");
+            caller = P->inlined;
+        }
+        if (inl ? !inline_call(inl, caller, P->callee, addr, cost, P->call_count)
+                : !profile_add_call(&P->prof, caller, P->callee, cost))
             fail(P, "call cost sum overflows 64 bits");
-        profile_add_call_count(&P->prof, P->function, P->callee, P->call_count);
+        profile_add_call_count(&P->prof, caller, P->callee, P->call_count);
         P->call_object = P->call_file = NO_NAME;
         return;
     }
     if (P->function == NO_NODE)
         fail(P, "cost line before any \"fn=\" line");
+    if (P->inlined != NO_NODE) {
+        if (!profile_add_call(&P->prof, P->function, P->inlined, cost) ||
+            !profile_add_self(&P->prof, P->inlined, cost))
+            fail(P, "cost sum overflows 64 bits");
+        return;
+    }
     if (inl ? !inline_self(inl, P->function, addr, cost)
             : !profile_add_self(&P->prof, P->function, cost))
         fail(P, "cost sum overflows 64 bits");
+}
+
+/* "cfni=NAME": the costs that follow, up to the next "cfni=" or "fn=",
+ * are of code inlined from NAME into the current function ("???": its
+ * own code again).  They go to a frame "NAME [inlined]" below it, named as
+ * --inline names the frames it finds in the debug info.  With --inline
+ * the line is ignored: the debug info gives the whole chain of inlined
+ * frames, where cfni= names only the innermost. */
+static void inlined_frame(struct parser *P, const char *value, const char *end)
+{
+    size_t len = (size_t)(end - value);
+    P->inlined = NO_NODE;
+    if (P->ctx->inl || (len == 3 && memcmp(value, "???", 3) == 0))
+        return;
+    if (P->function == NO_NODE)
+        fail(P, "\"cfni=\" line before any \"fn=\" line");
+    if (len == 0)
+        fail(P, "\"cfni=\" line without a name");
+    P->scratch.len = 0;
+    buf_append(&P->scratch, value, len);
+    buf_append(&P->scratch, INLINE_MARK, sizeof INLINE_MARK - 1);
+    uint32_t name = strtab_intern(&P->ctx->names, P->scratch.data, P->scratch.len);
+    bool inserted;
+    uint32_t *slot = hashmap_upsert(&P->inlined_nodes, P->function, name,
+                                    (uint32_t)P->prof.nnodes, &inserted);
+    if (inserted) {
+        struct profile *prof = &P->prof;
+        if (prof->nnodes >= UINT32_MAX - 1)
+            out_of_memory();
+        GROW(prof->nodes, prof->nodes_cap, prof->nnodes);
+        struct fn_node *fn = &prof->nodes[prof->nnodes++];
+        memset(fn, 0, sizeof *fn);
+        fn->name = name;
+        fn->object = prof->nodes[P->function].object;
+        fn->file = prof->nodes[P->function].file;
+        fn->defined = true;
+    }
+    P->inlined = *slot;
 }
 
 /* "calls=COUNT TARGET" or "jump=COUNT TARGET" or "jcnd=EXE/JUMP TARGET":
@@ -670,6 +730,7 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
             P->function = profile_function(&P->prof, P->object, P->file, name);
             P->prof.nodes[P->function].defined = true;
             P->call_object = P->call_file = P->call_name = NO_NAME;
+            P->inlined = NO_NODE;
             P->last_instr = 0; /* callgrind restarts positions per function */
             P->last_line = 0;
         } else if (key_is(key, 2, "ob")) {
@@ -716,6 +777,8 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
         } else if (key_is(key, 4, "jcnd")) {
             check_arc(P, value, end, true);
             P->jump_pending = true;
+        } else if (key_is(key, 4, "cfni")) {
+            inlined_frame(P, value, end);
         } else if (key_is(key, 4, "frfn")) {
             /* --mangle-names=no caller context; "(spontaneous)" is no id */
             if (!key_is(value, (size_t)(end - value), "(spontaneous)"))
@@ -801,6 +864,7 @@ static void free_parser(struct parser *P)
         hashmap_free(&P->ids[k]);
         free(P->dense_ids[k]);
     }
+    hashmap_free(&P->inlined_nodes);
     buf_free(&P->scratch);
     buf_free(&P->descs);
     events_free(&P->events);
@@ -818,6 +882,7 @@ int read_callgrind(struct linereader *r, const char *first, size_t first_len,
     P->r = r;
     for (int k = 0; k < KIND_COUNT; k++)
         hashmap_init(&P->ids[k]);
+    hashmap_init(&P->inlined_nodes);
     events_init(&P->events);
     profile_init(&P->prof);
     P->empty_name = strtab_intern(&ctx->names, "", 0);
