@@ -1,22 +1,27 @@
 #!/bin/sh
-# Build CPython 3.13 (for its perf trampolines: tests/perfmap-python.sh)
-# from Debian's source package python3.13, once, and print the path of the
-# installed python3.13.  Later runs only check the installation and print
+# Build CPython 3.X (for its perf trampolines: tests/perfmap-python.sh)
+# from Debian's source package python3.X, once, and print the path of the
+# installed python3.X.  Later runs only check the installation and print
 # the path.
 #
-#   $BUILD/cpython-3.13/           the installation (--prefix), bin/python3.13
-#   $BUILD/cache/python3.13_*.orig.tar.xz   the upstream tarball, kept
+#   scripts/cpython.sh [3.13|3.14]   (default 3.13)
+#
+#   $BUILD/cpython-3.X/            the installation (--prefix), bin/python3.X
+#   $BUILD/cpython-3.X.lock, .log  one build at a time per version; its log
+#   $BUILD/cache/python3.X_*.orig.tar.xz   the upstream tarball, kept
 #
 # The sources come from the Debian mirror through a private apt
 # configuration under $BUILD (as scripts/fetch-upstream.sh does for
 # valgrind): the machine's apt sources and state are never read or changed.
 # The upstream (orig) tarball is built, without Debian's patches:
-#   ./configure --enable-shared --prefix=$BUILD/cpython-3.13 --without-ensurepip
-#               LDFLAGS=-Wl,-rpath,$BUILD/cpython-3.13/lib
+#   ./configure --enable-shared --prefix=$BUILD/cpython-3.X --without-ensurepip
+#               LDFLAGS=-Wl,-rpath,$BUILD/cpython-3.X/lib
 #   make -j$JOBS && make install DESTDIR=<staging>
 # in a temporary directory under $BUILD, moved into place only when the
-# interpreter works (json, zlib, ctypes, perf trampolines): an interrupted
-# run leaves nothing half-built behind.  About 4-5 minutes on 2 cores.
+# interpreter works (its version, json, zlib, ctypes, perf trampolines): an
+# interrupted run leaves nothing half-built behind.  About 4-5 minutes on 2
+# cores.  3.14 builds the same way (its new compression.zstd wants
+# libzstd-dev, optional as the other modules' libraries are).
 #
 # Missing build dependencies are installed with apt-get when run as root;
 # otherwise the exact command is printed and the script fails.  Every
@@ -24,27 +29,33 @@
 #
 # Environment: BUILD, JOBS (default 2), CPYTHON_SUITES (default "sid testing"),
 # DEBIAN_MIRROR (default http://deb.debian.org/debian),
-# CPYTHON_TARBALL=/path/to/Python-3.13.x tarball (no download).
+# CPYTHON_TARBALL=/path/to/Python-3.X.Y.tar.xz or python3.X_3.X.Y.orig.tar.xz
+# (no download; several separated by spaces: the one of the version built).
 set -eu
 
+ver=${1:-3.13}
+case $ver in
+    3.13 | 3.14) ;;
+    *) echo "usage: $0 [3.13|3.14]" >&2; exit 2 ;;
+esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/private-apt.sh"
 BUILD=${BUILD:-$top/build}
 JOBS=${JOBS:-2}
 suites=${CPYTHON_SUITES:-"sid testing"}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-dest=$BUILD/cpython-3.13
+dest=$BUILD/cpython-$ver
 cache=$BUILD/cache
-py=$dest/bin/python3.13
+py=$dest/bin/python$ver
 
-die() { echo "cpython: error: $*" >&2; exit 1; }
-say() { echo "cpython: $*" >&2; }
+die() { echo "cpython $ver: error: $*" >&2; exit 1; }
+say() { echo "cpython $ver: $*" >&2; }
 
-# What the tests need of the interpreter.
+# What the tests need of the interpreter, of version $ver.
 works() {
     [ -x "$1" ] && "$1" -c '
 import os, sys, json, zlib, ctypes, _json
-assert sys.version_info[:2] == (3, 13), sys.version
+assert "%d.%d" % sys.version_info[:2] == sys.argv[1], sys.version
 assert sys.is_stack_trampoline_active() is False
 sys.activate_stack_trampoline("perf")  # creates /tmp/perf-<pid>.map: remove it
 try:
@@ -55,7 +66,7 @@ finally:
         os.unlink("/tmp/perf-%d.map" % os.getpid())
     except OSError:
         pass
-' > /dev/null 2>&1
+' "$ver" > /dev/null 2>&1
 }
 
 if works "$py"; then
@@ -65,11 +76,12 @@ fi
 
 mkdir -p "$BUILD" "$cache"
 BUILD=$(cd "$BUILD" && pwd)
-dest=$BUILD/cpython-3.13 cache=$BUILD/cache py=$dest/bin/python3.13
+dest=$BUILD/cpython-$ver cache=$BUILD/cache py=$dest/bin/python$ver
 
-# One build at a time (a second run waits, then finds it installed).
+# One build at a time per version (a second run waits, then finds it
+# installed); versions build side by side: they share no file but the cache.
 if command -v flock > /dev/null 2>&1 && [ -z "${CPYTHON_LOCKED:-}" ]; then
-    CPYTHON_LOCKED=1 exec flock "$BUILD/cpython-3.13.lock" sh "$0" "$@"
+    CPYTHON_LOCKED=1 exec flock "$BUILD/cpython-$ver.lock" sh "$0" "$ver"
 fi
 if works "$py"; then
     echo "$py"
@@ -77,7 +89,7 @@ if works "$py"; then
 fi
 [ ! -e "$dest" ] || { say "$dest exists but does not work; building again"; rm -rf "$dest"; }
 # left by a run that was killed (under the lock no other run is building)
-[ -z "${CPYTHON_LOCKED:-}" ] || rm -rf "$BUILD"/cpython-3.13.tmp.*
+[ -z "${CPYTHON_LOCKED:-}" ] || rm -rf "$BUILD/cpython-$ver".tmp.*
 
 # ---------------------------------------------------------------- dependencies
 # "command-or-file package" pairs; a leading / is a file, a glob is allowed.
@@ -98,6 +110,9 @@ nice="
 /usr/include/sqlite3.h libsqlite3-dev
 /usr/include/expat.h libexpat1-dev
 /usr/include/uuid/uuid.h uuid-dev
+"
+# 3.14's compression.zstd
+[ "$ver" = 3.13 ] || nice="$nice/usr/include/zstd.h libzstd-dev
 "
 missing_of() {
     echo "$1" | while read -r what pkg; do
@@ -135,45 +150,49 @@ fi
 # ---------------------------------------------------------------- sources
 tarball=
 if [ -n "${CPYTHON_TARBALL:-}" ]; then
-    [ -f "$CPYTHON_TARBALL" ] || die "CPYTHON_TARBALL=$CPYTHON_TARBALL: no such file"
-    tarball=$CPYTHON_TARBALL
+    for f in $CPYTHON_TARBALL; do
+        case ${f##*/} in [Pp]ython-"$ver".* | "python${ver}_$ver".*) tarball=$f ;; esac
+    done
+    [ -n "$tarball" ] || die "CPYTHON_TARBALL=$CPYTHON_TARBALL: none is named as a $ver tarball (Python-$ver.Y.tar.* or python${ver}_$ver.Y.orig.tar.*)"
+    [ -f "$tarball" ] || die "CPYTHON_TARBALL: $tarball: no such file"
 else
     # the newest one downloaded before
-    tarball=$(ls "$cache"/python3.13_3.13.*.orig.tar.* 2> /dev/null | sort -V | tail -n 1)
+    tarball=$(ls "$cache/python${ver}_$ver".*.orig.tar.* 2> /dev/null | sort -V | tail -n 1)
 fi
 if [ -z "$tarball" ]; then
-    apt=$BUILD/cpython-apt
+    apt=$BUILD/cpython-$ver.apt
     trap 'rm -rf "$apt"' EXIT
     private_apt_init "$apt" "$suites" "$mirror"
-    say "downloading the python3.13 source package from Debian ($suites, $mirror)"
+    say "downloading the python$ver source package from Debian ($suites, $mirror)"
     private_apt apt-get -q update >&2 || die "apt-get update failed for the private source list $apt/etc/sources.list"
     # (apt-get update exits 0 when a mirror cannot be reached)
     ls "$apt/lists"/*_Sources* > /dev/null 2>&1 || die "could not download the source package lists of Debian $suites from $mirror"
-    # Every 3.13.x version the suites list, newest first; a mirror may
+    # Every 3.X.Y version the suites list, newest first; a mirror may
     # list a version its pool does not hold (yet): then the next one.
-    versions=$(private_apt apt-cache showsrc python3.13 2> /dev/null | awk '
+    versions=$(private_apt apt-cache showsrc "python$ver" 2> /dev/null | awk -v ver="$ver" '
         /^Package:/ { pkg = $2 }
-        /^Version:/ && pkg == "python3.13" { print $2 }' | grep '^3\.13\.' | sort -Vru)
-    [ -n "$versions" ] || die "no source package python3.13 of version 3.13.x in Debian $suites ($mirror)"
+        /^Version:/ && pkg == "python" ver && index($2, ver ".") == 1 { print $2 }' | sort -Vru)
+    [ -n "$versions" ] || die "no source package python$ver of version $ver.x in Debian $suites ($mirror)"
     got=
     for version in $versions; do
-        say "trying python3.13 source version $version"
+        say "trying python$ver source version $version"
         rm -f "$apt/download"/*
-        if (cd "$apt/download" && private_apt apt-get -q source --download-only "python3.13=$version" >&2); then
-            got=$version
-            break
-        fi
+        (cd "$apt/download" && private_apt apt-get -q source --download-only "python$ver=$version") \
+            > "$apt/source.log" 2>&1 && got=$version
+        cat "$apt/source.log" >&2
+        [ -z "$got" ] || break
     done
-    [ -n "$got" ] || die "apt-get source --download-only python3.13 failed for every version listed ($(echo "$versions" | tr '\n' ' ' | sed 's/ $//'))"
-    say "using python3.13 source version $got"
+    # with the last try's first error from apt (the mirror's answer: 404 Not Found, ...)
+    [ -n "$got" ] || die "apt-get source --download-only python$ver failed for every version listed ($(echo "$versions" | tr '\n' ' ' | sed 's/ $//')): $(sed -n 's/^E: //p' "$apt/source.log" | head -n 1)"
+    say "using python$ver source version $got"
     orig=
-    for f in "$apt/download"/python3.13_*.orig.tar.*; do
+    for f in "$apt/download/python${ver}_"*.orig.tar.*; do
         case $f in *.asc) ;; *) [ -f "$f" ] && orig=$f ;; esac
     done
-    [ -n "$orig" ] || die "apt-get did not deliver the orig tarball of python3.13 $got"
+    [ -n "$orig" ] || die "apt-get did not deliver the orig tarball of python$ver $got"
     # apt checked it against the signed Sources index; the .dsc must agree
     sum=$(sha256sum "$orig" | cut -d' ' -f1)
-    grep -q "^ $sum [0-9]* $(basename "$orig")\$" "$apt/download"/python3.13_*.dsc \
+    grep -q "^ $sum [0-9]* $(basename "$orig")\$" "$apt/download/python${ver}_"*.dsc \
         || die "$(basename "$orig") does not match the checksum in its .dsc"
     mv "$orig" "$cache/"
     tarball=$cache/$(basename "$orig")
@@ -181,14 +200,14 @@ if [ -z "$tarball" ]; then
 fi
 
 # ---------------------------------------------------------------- build
-work=$(mktemp -d "$BUILD/cpython-3.13.tmp.XXXXXX")
+work=$(mktemp -d "$BUILD/cpython-$ver.tmp.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM HUP
 say "unpacking $(basename "$tarball")"
 tar -C "$work" -xf "$tarball" || die "unpacking $tarball failed"
 src=$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -n 1)
 [ -n "$src" ] && [ -x "$src/configure" ] || die "$tarball holds no configure script"
-log=$BUILD/cpython-3.13.log
+log=$BUILD/cpython-$ver.log
 say "building in $src (log: $log; about 4-5 minutes on 2 cores)"
 (
     cd "$src"
@@ -196,15 +215,15 @@ say "building in $src (log: $log; about 4-5 minutes on 2 cores)"
         LDFLAGS="-Wl,-rpath,$dest/lib" &&
     make -j"$JOBS" &&
     make install DESTDIR="$work/stage"
-) > "$log" 2>&1 || die "building CPython failed (last lines of $log):
+) > "$log" 2>&1 || die "building CPython $ver failed (last lines of $log):
 $(tail -n 15 "$log")"
 awk '/necessary bits to build these optional modules were not found/ { f = 1 } f && /^$/ { exit } f' "$log" \
-    | sed 's/^/cpython: /' >&2
+    | sed "s/^/cpython $ver: /" >&2
 
 # The staged tree holds the prefix's full path; check it, then move it.
 staged=$work/stage$dest
-LD_LIBRARY_PATH=$staged/lib PYTHONHOME=$staged works "$staged/bin/python3.13" \
-    || die "the built interpreter lacks json, zlib, ctypes or perf trampolines (see $log)"
+LD_LIBRARY_PATH=$staged/lib PYTHONHOME=$staged works "$staged/bin/python$ver" \
+    || die "the built interpreter is not $ver or lacks json, zlib, ctypes or perf trampolines (see $log)"
 mkdir -p "$(dirname "$dest")"
 mv "$staged" "$dest"
 works "$py" || die "$py does not work after installation"
