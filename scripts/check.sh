@@ -2,8 +2,9 @@
 # Run every test and end with one line "N passed, M failed".
 #
 # Test groups (each test reports one line PASS:/FAIL:/SKIP: name):
-#   regtest   upstream's and our callgrind/tests/*.vgtest, run by vg_regtest
-#             in the patched build tree
+#   regtest   upstream's and our callgrind/tests/*.vgtest, and the core
+#             tests of our core patches, run by vg_regtest in the patched
+#             build tree
 #   tests/    the project's own tests (pipeline, stock equivalence, ...)
 #   fold      callgrind_fold's unit, golden and sanitizer tests
 #
@@ -28,25 +29,34 @@ results=$BUILD/check.results
 : > "$results"
 report() { echo "$1: $2" | tee -a "$results"; }
 
+# The core's tests of the series' core patches (--allow-file-caps,
+# PR_GET_AUXV) and those of the options they touch.
+core_tests="none/tests/linux/file_caps_noopt none/tests/linux/file_caps_match
+    none/tests/linux/file_caps_nomatch none/tests/linux/file_caps_traced
+    none/tests/linux/prctl_auxv none/tests/cmdline1 none/tests/cmdline2"
+
 run_regtests() {
-    echo "== callgrind regtests (vg_regtest)"
-    # Test programs: callgrind's own, the helpers vg_regtest uses, and the
-    # one memcheck program bug497723 profiles.
+    echo "== callgrind and core regtests (vg_regtest)"
+    # Test programs: callgrind's own, the helpers vg_regtest uses, the
+    # one memcheck program bug497723 profiles, and the core tests'.
     if ! { make -s -C "$TREE/tests" check TESTS= && make -s -C "$TREE/callgrind/tests" check TESTS= \
-           && make -s -C "$TREE/memcheck/tests" bug445235_ada_demangle; } >> "$log" 2>&1; then
+           && make -s -C "$TREE/memcheck/tests" bug445235_ada_demangle \
+           && make -s -C "$TREE/none/tests/linux" file_caps file_caps_child prctl_auxv; } >> "$log" 2>&1; then
         report FAIL "regtest: building test programs (see $log)"
         return
     fi
     out=$BUILD/regtest.out
-    (cd "$TREE" && perl tests/vg_regtest callgrind) > "$out" 2>&1
+    # shellcheck disable=SC2086 # core_tests: one word per test
+    (cd "$TREE" && perl tests/vg_regtest callgrind $(for t in $core_tests; do echo "$t.vgtest"; done)) \
+        > "$out" 2>&1
     cat "$out" >> "$log"
-    for t in "$TREE"/callgrind/tests/*.vgtest; do
+    for t in "$TREE"/callgrind/tests/*.vgtest $(for t in $core_tests; do echo "$TREE/$t.vgtest"; done); do
         name=$(basename "$t" .vgtest)
         if grep -q "^\*\*\* $name failed" "$out"; then
             report FAIL "regtest: $name"
             grep "^\*\*\* $name failed" "$out"
         elif grep -q "^$name: *(skipping" "$out"; then
-            report SKIP "regtest: $name"
+            report SKIP "regtest: $name $(grep -m1 "^$name: *(skipping" "$out" | sed 's/^[^(]*//')"
         elif grep -q "^$name: " "$out"; then
             report PASS "regtest: $name"
         else
