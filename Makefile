@@ -4,6 +4,7 @@
 #   make check      build everything and run every test; ends with "N passed, M failed"
 #   make demo       profile the programs in examples/, outputs under demo/
 #   make stock      build the unpatched Valgrind (for side-by-side comparisons)
+#   make deb        build the Debian package callgrind-fold_<version>_amd64.deb here
 #   make patches    export the commits of build/valgrind as patches/
 #   make bench      benchmarks against the stock build (bench/)
 #
@@ -21,7 +22,7 @@ export JOBS
 # callgrind_fold is built once its directory has a Makefile.
 FOLD := $(if $(wildcard callgrind_fold/Makefile),fold)
 
-.PHONY: all install valgrind fold stock check demo bench patches reset-tree \
+.PHONY: all install valgrind fold stock check demo bench deb patches reset-tree \
         deps deps-check tarball clean distclean help
 
 all: valgrind $(FOLD)
@@ -29,7 +30,7 @@ all: valgrind $(FOLD)
 install: all
 
 help:
-	@sed -n '3,10p' Makefile
+	@sed -n '3,11p' Makefile
 
 deps:
 	@scripts/deps.sh build
@@ -62,6 +63,12 @@ demo: all
 
 bench: deps-check all stock
 	@PREFIX=$(PREFIX) BUILD=$(BUILD) bench/run.sh
+
+# From the pinned tarball and patches/ alone, in a fresh directory: not
+# from build/valgrind (scripts/make-deb.sh).
+deb:
+	@scripts/deps.sh deb
+	@BUILD=$(BUILD) CACHE=$(CACHE) scripts/make-deb.sh $(CURDIR)
 
 patches:
 	@scripts/export-patches.sh $(TREE)
