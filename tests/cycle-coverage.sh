@@ -13,9 +13,10 @@ vg=$PREFIX/bin/valgrind
 # coverage NAME COMMAND...
 coverage() {
     prog=$1; shift
-    if ! "$vg" -v --tool=callgrind --cycle-estimation=yes --cache-sim=yes \
+    # in $scratch: node leaves its V8 logs (isolate-*.log) in the cwd
+    if ! (cd "$scratch" && "$vg" -v --tool=callgrind --cycle-estimation=yes --cache-sim=yes \
             --log-file="$scratch/$prog.log" --callgrind-out-file="$scratch/$prog.out" \
-            "$@" > "$scratch/$prog.stdout" 2>&1; then
+            "$@") > "$scratch/$prog.stdout" 2>&1; then
         tail -n 20 "$scratch/$prog.log"; fail "cycle-coverage: $prog runs under callgrind"; return
     fi
     sed -n 's/^==[0-9]*== \(Cycle estimation.*\)/\1/p; s/^==[0-9]*== \( \{3,\}[0-9,]*  .*\)/\1/p' "$scratch/$prog.log"
