@@ -16,7 +16,8 @@
 # 3.27.1+fold1.codspeed7: upstream, our series, the CodSpeed level), the
 # package's version too.  lintian runs on the .deb; any error or warning
 # not explained in packaging/debian/callgrind-fold.lintian-overrides fails
-# the build.  Environment: JOBS (default 2), BUILD, CACHE.
+# the build.  Environment: JOBS (default 2), BUILD, CACHE, KEEP_SOURCE=DIR
+# (keep the built source directory there, for tests/deb.sh's regtests).
 set -eu
 
 die() { echo "make-deb: error: $*" >&2; exit 1; }
@@ -93,4 +94,7 @@ lintian --fail-on error,warning "$deb" > "$logs/lintian.log" 2>&1 \
     || { cat "$logs/lintian.log" >&2; die "lintian found problems in $(basename "$deb")"; }
 [ ! -s "$logs/lintian.log" ] || sed 's/^/make-deb: lintian: /' "$logs/lintian.log" >&2
 say "$(basename "$deb"): $(dpkg-deb -f "$deb" Installed-Size) KiB installed"
+if [ -n "${KEEP_SOURCE:-}" ]; then
+    rm -rf "$KEEP_SOURCE" && mv "$src" "$KEEP_SOURCE" && say "built source directory kept in $KEEP_SOURCE"
+fi
 echo "$deb"

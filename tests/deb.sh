@@ -28,7 +28,8 @@ start=$(date +%s)
 if [ -n "${DEB:-}" ]; then
     deb=$DEB
     echo "make-deb: $(basename "$deb") (given)" > "$scratch/make-deb.err"
-elif ! deb=$(BUILD=$BUILD sh "$top/scripts/make-deb.sh" "$scratch/deb" 2> "$scratch/make-deb.err"); then
+elif ! deb=$(BUILD=$BUILD KEEP_SOURCE=$scratch/src sh "$top/scripts/make-deb.sh" "$scratch/deb" \
+               2> "$scratch/make-deb.err"); then
     cat "$scratch/make-deb.err"
     fail "deb: make deb builds the package"
     finish
@@ -53,6 +54,22 @@ check "deb: holds valgrind.h, callgrind.h, callgrind_fold and its man page, ever
            ./usr/libexec/valgrind/helgrind-amd64-linux ./usr/libexec/valgrind/massif-amd64-linux \
            ./usr/share/doc/callgrind-fold/README.md.gz; do grep -q \" \$f\$\" '$scratch/contents' || \
            { echo \"missing \$f\"; exit 1; }; done"
+
+# The series stands alone: the tree the package was built from (pristine
+# tarball + patches/, nothing else) passes every callgrind regtest.
+if [ -d "$scratch/src/valgrind" ]; then
+    v=$scratch/src/valgrind
+    if { make -s -C "$v/tests" check TESTS= && make -s -C "$v/callgrind/tests" check TESTS= \
+             && make -s -C "$v/memcheck/tests" bug445235_ada_demangle; } > "$scratch/tests-build.log" 2>&1; then
+        (cd "$v" && perl tests/vg_regtest callgrind) > "$scratch/regtest.out" 2>&1
+        bad=$(sed -n 's/^\*\*\* \([^ ]*\) failed.*/\1/p' "$scratch/regtest.out" | sort -u | tr '\n' ' ')
+        check "deb: the tree built from the tarball and patches/ alone passes every callgrind regtest ($(grep -c '^[a-z0-9_-]*: ' "$scratch/regtest.out") run)" \
+            [ -z "$bad" ] || echo "  failed: $bad"
+    else
+        tail -n 20 "$scratch/tests-build.log"
+        fail "deb: building the regtests' programs in the tree built from the tarball and patches/"
+    fi
+fi
 
 # The throw-away root: / read-only below, writes to a tmpfs above.
 ovl=$scratch/ovl
