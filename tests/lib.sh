@@ -10,8 +10,9 @@ unset MAKEFLAGS MFLAGS MAKELEVEL || true
 failures=0
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-# check NAME COMMAND...: PASS when the command succeeds.
-check() { name=$1; shift; if "$@"; then pass "$name"; else fail "$name"; fi; }
+# check NAME COMMAND...: PASS when the command succeeds; returns its status
+# (so that `check ... || echo details` shows details of a failure).
+check() { name=$1; shift; if "$@"; then pass "$name"; else fail "$name"; return 1; fi; }
 finish() { exit $((failures > 0)); }
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/cgfold-test.XXXXXX")
