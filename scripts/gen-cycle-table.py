@@ -249,8 +249,10 @@ def significant(results, nfields):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--llvm-suffix", default="-19")
+    # the tree where the series is edited (commit the result there)
     ap.add_argument("-o", "--output", default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "callgrind", "cycletab_amd64.h"))
+        os.path.dirname(os.path.abspath(__file__)), "..", "build", "valgrind", "callgrind",
+        "cycletab_amd64.h"))
     args = ap.parse_args()
     llvm_mc = "llvm-mc" + args.llvm_suffix
     llvm_mca = "llvm-mca" + args.llvm_suffix

@@ -50,8 +50,6 @@ for p in $(series_files); do
     patch -s -p1 -d "$work/valgrind" < "$p" > "$work/patch.log" 2>&1 \
         || { cat "$work/patch.log" >&2; die "$(basename "$p") does not apply to upstream valgrind"; }
 done
-# TEMPORARY until the overlay is in patches/ (issue 27)
-[ ! -d "$top/callgrind" ] || cp -r "$top/callgrind/." "$work/valgrind/callgrind/"
 
 ver_part() { sed -n "s/^m4_define(\[v_$1\], \[\(.*\)\])$/\1/p" "$work/valgrind/configure.ac"; }
 upstream=$(ver_part major_ver).$(ver_part minor_ver).$(ver_part micro_ver)

@@ -5,10 +5,9 @@
 #
 # patched (default): TREE is a git repository whose first commit (tag
 #   `upstream`) is the pristine tarball and whose following commits are the
-#   series in patches/, applied with `git am`.  Files that are entirely ours
-#   (the overlay: everything under the project's callgrind/ directory) are
-#   symlinked into the tree, so edits to them land in the project directly.
-#   When patches/ changes, the tree is reset to `upstream` and the series
+#   series in patches/, applied with `git am`: every line we add to
+#   Valgrind, new files and tests included, is in the series.  When
+#   patches/ changes, the tree is reset to `upstream` and the series
 #   re-applied, but only if that loses no work (see docs/patches.md).
 # stock: TREE is the pristine tarball, nothing else.
 set -eu
@@ -21,7 +20,6 @@ tarball=$1
 tree=$2
 mode=${3:-patched}
 top=$(cd "$(dirname "$0")/.." && pwd)
-overlay_roots="callgrind"
 
 unpack() {
     tmp=$tree.unpack.$$
@@ -59,29 +57,6 @@ apply_series() {
     record_series "$tree"
 }
 
-link_overlay() {
-    for root in $overlay_roots; do
-        [ -d "$top/$root" ] || continue
-        (cd "$top" && find "$root" -type f ! -name '*~' ! -name '.*.swp') | while read -r f; do
-            dst=$tree/$f
-            if [ -L "$dst" ]; then
-                [ "$(readlink "$dst")" = "$top/$f" ] && continue
-                rm -f "$dst"
-            elif [ -e "$dst" ]; then
-                die "$f exists in upstream valgrind: change it with a patch, not an overlay file"
-            fi
-            mkdir -p "$(dirname "$dst")"
-            ln -s "$top/$f" "$dst"
-            # Keep the overlay out of the patch series' git status.
-            echo "/$f" >> "$tree/.git/info/exclude"
-        done
-    done
-    # Drop links whose overlay file was removed from the project.
-    find "$tree" -type l -lname "$top/*" ! -exec test -e {} \; -print 2>/dev/null | while read -r l; do
-        rm -f "$l"
-    done
-}
-
 if [ ! -d "$tree/.git" ]; then
     rm -rf "$tree"
     say "unpacking pristine upstream into $tree"
@@ -100,7 +75,10 @@ elif [ "$(cat "$tree/.git/callgrind-fold-series" 2>/dev/null)" != "$(series_hash
 Run 'make patches' to export them, or 'make reset-tree' to discard them."
     fi
     say "patches/ changed: re-applying the series on upstream"
+    # Trees made before the series held our own files linked them in from
+    # the project (and kept the links out of git): drop those.
+    find "$tree" -type l -lname "$top/*" -exec rm -f {} + 2>/dev/null || true
+    : > "$tree/.git/info/exclude"
     git_tree reset -q --hard upstream
     apply_series
 fi
-link_overlay

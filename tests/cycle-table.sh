@@ -8,10 +8,10 @@ command -v llvm-mca-19 >/dev/null 2>&1 && command -v llvm-mc-19 >/dev/null 2>&1 
 if ! python3 "$top/scripts/gen-cycle-table.py" -o "$scratch/table.h" 2> "$scratch/err"; then
     cat "$scratch/err"; fail "cycle-table: scripts/gen-cycle-table.py runs"; finish
 fi
-if cmp -s "$scratch/table.h" "$top/callgrind/cycletab_amd64.h"; then
+if cmp -s "$scratch/table.h" "$TREE/callgrind/cycletab_amd64.h"; then
     pass "cycle-table: callgrind/cycletab_amd64.h is the generator's output"
 else
-    diff "$top/callgrind/cycletab_amd64.h" "$scratch/table.h" | head -n 20
+    diff "$TREE/callgrind/cycletab_amd64.h" "$scratch/table.h" | head -n 20
     fail "cycle-table: callgrind/cycletab_amd64.h is the generator's output (regenerate it)"
 fi
 finish

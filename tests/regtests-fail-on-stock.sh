@@ -1,9 +1,12 @@
 #!/bin/sh
-# Our vgtests guard fixes: each of them must fail when run with the stock
-# (unpatched) callgrind, the same test programs and expected outputs.
+# Our vgtests guard fixes: each of them (every callgrind/tests/*.vgtest the
+# series adds to upstream's) must fail when run with the stock (unpatched)
+# callgrind, the same test programs and expected outputs.
 . "$(dirname "$0")/lib.sh"
 [ -x "$STOCK_PREFIX/bin/valgrind" ] || { fail "stock build missing (make stock)"; finish; }
-for t in "$top"/callgrind/tests/*.vgtest; do
+ours=$(git -C "$TREE" diff --name-only --diff-filter=A upstream HEAD -- 'callgrind/tests/*.vgtest')
+[ -n "$ours" ] || { fail "no regtest added by the series in $TREE"; finish; }
+for t in $ours; do
     name=$(basename "$t" .vgtest)
     # vg_regtest exits non-zero when the test fails.
     if ( cd "$TREE" && perl tests/vg_regtest --valgrind="$STOCK_PREFIX/bin/valgrind" \
