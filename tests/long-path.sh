@@ -7,7 +7,7 @@
 # output) and project tests from the clone with PREFIX outside it.
 . "$(dirname "$0")/lib.sh"
 
-long=$scratch/a-deliberately-long-checkout-path/$(printf 'level-%s/' 1 2 3 4 5 6 7 8 9 10 11 12)callgrind-fold.clone
+long=$scratch/a-deliberately-long-checkout-path/$(printf 'level-%s-of-a-deep-tree/' 1 2 3 4 5 6 7 8 9 10)callgrind-fold.clone
 mkdir -p "$(dirname "$long")"
 if ! git clone -q --no-hardlinks "$top" "$long" 2> "$scratch/clone.err"; then
     skip_reason=$(tail -n 1 "$scratch/clone.err")
