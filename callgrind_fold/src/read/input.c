@@ -4,6 +4,7 @@
 #include "inline/inline.h"
 #include "linereader.h"
 #include "parse.h"
+#include "folded.h"
 #include "tree.h"
 
 #include <errno.h>

@@ -103,40 +103,6 @@ static _Noreturn void fail_at(struct parser *P, uint64_t line, const char *msg)
 
 /* ---- small lexical helpers ---------------------------------------- */
 
-/* Parse a decimal or 0x-hexadecimal number filling [p, end) exactly. */
-static bool parse_number(const char *p, const char *end, uint64_t *out)
-{
-    uint64_t v = 0;
-    if (p == end)
-        return false;
-    if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-        p += 2;
-        for (; p < end; p++) {
-            unsigned digit;
-            if (*p >= '0' && *p <= '9')
-                digit = (unsigned)(*p - '0');
-            else if (*p >= 'a' && *p <= 'f')
-                digit = (unsigned)(*p - 'a' + 10);
-            else if (*p >= 'A' && *p <= 'F')
-                digit = (unsigned)(*p - 'A' + 10);
-            else
-                return false;
-            if (v >> 60)
-                return false;
-            v = v << 4 | digit;
-        }
-    } else {
-        for (; p < end; p++) {
-            if (*p < '0' || *p > '9')
-                return false;
-            if (!mul_u64(v, 10, &v) || !add_u64(v, (uint64_t)(*p - '0'), &v))
-                return false;
-        }
-    }
-    *out = v;
-    return true;
-}
-
 static uint64_t number_or_fail(struct parser *P, const char *p, const char *end,
                                const char *what)
 {
@@ -909,77 +875,4 @@ int read_callgrind(struct linereader *r, const char *first, size_t first_len,
         fail(P, "no \"events:\" line: not a callgrind profile");
     free_parser(P);
     return 0;
-}
-
-/* ---- folded stacks ----------------------------------------------------- */
-
-static int folded_line(const char *line, size_t len, struct fold_ctx *ctx,
-                       struct diag *d)
-{
-    if (len == 0 || line[0] == '#')
-        return 0;
-    if (memchr(line, '\0', len)) {
-        snprintf(d->msg, sizeof d->msg, "NUL byte in line (binary file?)");
-        return -1;
-    }
-    const char *end = line + len;
-    while (end > line && is_blank(end[-1]))
-        end--;
-    if (end == line)
-        return 0;
-    const char *count = end;
-    while (count > line && !is_blank(count[-1]))
-        count--;
-    const char *stack_end = count;
-    while (stack_end > line && is_blank(stack_end[-1]))
-        stack_end--;
-    uint64_t n;
-    bool digits = count < end;
-    for (const char *p = count; p < end; p++)
-        digits &= *p >= '0' && *p <= '9';
-    if (stack_end == line || !digits) {
-        snprintf(d->msg, sizeof d->msg,
-                 "expected \"frame;frame;... count\" (folded stacks), got " TOKEN_FMT,
-                 TOKEN_ARGS(line, len));
-        return -1;
-    }
-    if (!parse_number(count, end, &n)) {
-        snprintf(d->msg, sizeof d->msg, "count " TOKEN_FMT " does not fit in 64 bits",
-                 TOKEN_ARGS(count, (size_t)(end - count)));
-        return -1;
-    }
-    if (!stacks_add_text(&ctx->out, line, (size_t)(stack_end - line), n)) {
-        snprintf(d->msg, sizeof d->msg, "summed counts overflow 64 bits");
-        return -1;
-    }
-    return 0;
-}
-
-int read_folded(struct linereader *r, const char *first, size_t first_len,
-                struct fold_ctx *ctx, struct diag *d)
-{
-    if (ctx->inl)
-        inline_note_folded(ctx->inl);
-    ctx->saw_folded = true;
-    if (folded_line(first, first_len, ctx, d)) {
-        d->line = r->lineno;
-        return -1;
-    }
-    for (;;) {
-        const char *line;
-        size_t len;
-        enum lr_status st = lr_next(r, &line, &len);
-        if (st == LR_EOF)
-            return 0;
-        if (st != LR_LINE) {
-            d->line = r->lineno + 1;
-            snprintf(d->msg, sizeof d->msg, "%s",
-                     st == LR_TOO_LONG ? "line longer than 64 MiB" : "read error");
-            return -1;
-        }
-        if (folded_line(line, len, ctx, d)) {
-            d->line = r->lineno;
-            return -1;
-        }
-    }
 }

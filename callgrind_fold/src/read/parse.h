@@ -1,6 +1,6 @@
-/* Readers for the two input formats. Each consumes a line reader whose
- * first significant line (already read by the caller, to tell the formats
- * apart) is passed in. Both return 0, or -1 with d->line and d->msg set. */
+/* The callgrind.out reader. It consumes a line reader whose first
+ * significant line (already read by the caller, to tell the formats apart)
+ * is passed in, and returns 0, or -1 with d->line and d->msg set. */
 #ifndef CF_PARSE_H
 #define CF_PARSE_H
 
@@ -14,10 +14,6 @@
  * one part's call graph is ever held in memory. */
 int read_callgrind(struct linereader *r, const char *first, size_t first_len,
                    struct fold_ctx *ctx, struct diag *d);
-
-/* Folded stacks ("a;b;c 123" lines), merged into ctx->out unchanged. */
-int read_folded(struct linereader *r, const char *first, size_t first_len,
-                struct fold_ctx *ctx, struct diag *d);
 
 /* True if the line can only start a callgrind profile: a known header
  * ("events: ...") or position line ("fn=..."). */

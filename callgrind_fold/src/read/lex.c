@@ -1,0 +1,38 @@
+/* The number scanner shared by the callgrind.out and folded stacks readers
+ * (lex.h). */
+#include "lex.h"
+#include "util/util.h"
+
+/* Parse a decimal or 0x-hexadecimal number filling [p, end) exactly. */
+bool parse_number(const char *p, const char *end, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (p == end)
+        return false;
+    if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        p += 2;
+        for (; p < end; p++) {
+            unsigned digit;
+            if (*p >= '0' && *p <= '9')
+                digit = (unsigned)(*p - '0');
+            else if (*p >= 'a' && *p <= 'f')
+                digit = (unsigned)(*p - 'a' + 10);
+            else if (*p >= 'A' && *p <= 'F')
+                digit = (unsigned)(*p - 'A' + 10);
+            else
+                return false;
+            if (v >> 60)
+                return false;
+            v = v << 4 | digit;
+        }
+    } else {
+        for (; p < end; p++) {
+            if (*p < '0' || *p > '9')
+                return false;
+            if (!mul_u64(v, 10, &v) || !add_u64(v, (uint64_t)(*p - '0'), &v))
+                return false;
+        }
+    }
+    *out = v;
+    return true;
+}
