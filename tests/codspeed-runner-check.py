@@ -87,27 +87,17 @@ def tree_sections(path):
 
 # A part's header, in CodSpeed's order: part:, Spawned pid lines, queued
 # descriptions, thread: and Thread name, cache descriptions, Timerange,
-# Trigger.
+# Trigger.  Each kind by the start of its lines, the first match wins.
+KINDS = [("part", r"part:"), ("spawned", r"desc: Spawned pid:"), ("thread", r"thread:"),
+         ("threadname", r"desc: Thread name:"), ("cache", r"desc: (I1|D1|LL) cache:"),
+         ("timerange", r"desc: Timerange:"), ("trigger", r"desc: Trigger:"), ("desc", r"desc:")]
 ORDER = ["part", "spawned", "desc", "thread", "threadname", "cache", "timerange", "trigger"]
 
 
 def kind(line):
-    if line.startswith("part:"):
-        return "part"
-    if line.startswith("desc: Spawned pid:"):
-        return "spawned"
-    if line.startswith("thread:"):
-        return "thread"
-    if line.startswith("desc: Thread name:"):
-        return "threadname"
-    if re.match(r"desc: (I1|D1|LL) cache:", line):
-        return "cache"
-    if line.startswith("desc: Timerange:"):
-        return "timerange"
-    if line.startswith("desc: Trigger:"):
-        return "trigger"
-    if line.startswith("desc:"):
-        return "desc"
+    for name, start in KINDS:
+        if re.match(start, line):
+            return name
     return "other: " + line
 
 

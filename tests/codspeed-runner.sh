@@ -32,18 +32,11 @@ vg=$PREFIX/bin/valgrind
 stock=$STOCK_PREFIX/bin/valgrind
 
 skip() { echo "SKIP: codspeed-runner ($*)"; exit 0; }
-command -v node > /dev/null 2>&1 || skip "node is not installed"
-command -v git > /dev/null 2>&1 || skip "git is not installed (the plugin names benchmarks relative to a git root)"
 command -v setarch > /dev/null 2>&1 || skip "setarch (util-linux) is not installed"
 command -v bash > /dev/null 2>&1 || skip "bash is not installed (the runner's wrapper script)"
-if ! npmdir=$(sh "$top/scripts/npm-harness.sh" 2> "$scratch/npm.err"); then
-    skip "$(tr '\n' ' ' < "$scratch/npm.err" | sed 's/ *$//')"
-fi
+npm_bench_repo
 [ -x "$vg" ] && [ -x "$stock" ] || { fail "codspeed-runner: $vg or $stock missing"; finish; }
 
-repo=$scratch/repo
-mkdir -p "$repo/benches"
-ln -s "$npmdir/node_modules" "$repo/node_modules"
 cat > "$repo/benches/bench.mjs" <<'JS'
 import { Bench } from "tinybench";
 import { withCodSpeed } from "@codspeed/tinybench-plugin";
@@ -62,9 +55,7 @@ bench
   .add("sort numbers", () => { sortNumbers(500); });
 await bench.run();
 JS
-(cd "$repo" && git init -q . && git add benches/bench.mjs \
-    && git -c user.name=test -c user.email=test@example.invalid -c commit.gpgsign=false commit -q -m bench) \
-    || { fail "codspeed-runner: git repository for the benchmark"; finish; }
+commit_bench_repo || { fail "codspeed-runner: git repository for the benchmark"; finish; }
 
 # The runner's wrapper: the command in bash, its status into a file.
 cat > "$scratch/wrapper.sh" <<'SH'

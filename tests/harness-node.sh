@@ -25,20 +25,13 @@ vg=$PREFIX/bin/valgrind
 fold=$PREFIX/bin/callgrind_fold
 
 skip() { echo "SKIP: harness-node ($*)"; exit 0; }
-command -v node > /dev/null 2>&1 || skip "node is not installed"
-command -v git > /dev/null 2>&1 || skip "git is not installed (the plugin names benchmarks relative to a git root)"
 command -v nm > /dev/null 2>&1 || skip "nm (binutils) is not installed"
-if ! npmdir=$(sh "$top/scripts/npm-harness.sh" 2> "$scratch/npm.err"); then
-    skip "$(tr '\n' ' ' < "$scratch/npm.err" | sed 's/ *$//')"
-fi
+npm_bench_repo
 [ -x "$vg" ] && [ -x "$fold" ] || { fail "harness-node: $vg or $fold missing"; finish; }
 
-# The benchmarks, in a throwaway git repository (the plugin's uris are
-# paths relative to the git root; like CodSpeed's runner, node runs at
-# the root), resolving the packages through a node_modules link.
-repo=$scratch/repo
-mkdir -p "$repo/benches" "$scratch/out"
-ln -s "$npmdir/node_modules" "$repo/node_modules"
+# The benchmarks, in a throwaway git repository (like CodSpeed's runner,
+# node runs at its root).
+mkdir -p "$scratch/out"
 cat > "$repo/benches/bench.mjs" <<'EOF'
 import { Bench } from "tinybench";
 import { withCodSpeed } from "@codspeed/tinybench-plugin";
@@ -77,9 +70,7 @@ if (process.env.HARNESS_MAPS) {
   fs.writeFileSync(process.env.HARNESS_MAPS, fs.readFileSync("/proc/self/maps"));
 }
 EOF
-(cd "$repo" && git init -q . && git add benches/bench.mjs \
-    && git -c user.name=test -c user.email=test@example.invalid -c commit.gpgsign=false commit -q -m bench) \
-    || { fail "harness-node: git repository for the benchmark"; finish; }
+commit_bench_repo || { fail "harness-node: git repository for the benchmark"; finish; }
 
 # Node flags of CodSpeed's runner in instrumentation mode; the runner gets
 # them from the plugin itself (__CODSPEED_NODE_CORE_INTROSPECTION_PATH__).

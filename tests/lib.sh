@@ -47,3 +47,23 @@ codspeed_valgrind() {
         --obj-skip="$_skip" --callgrind-out-file="$_out/%p.out" \
         --dump-folded=yes --folded-out-file="$_out/%p.folded" "$@"
 }
+
+# For the tests of CodSpeed's Node plugin: calls the test's skip() without
+# node, git or the plugin (scripts/npm-harness.sh, pinned); else $repo is a
+# benchmark repository whose node_modules are the plugin's (the plugin's
+# uris are paths relative to the git root): write benches/, then
+# commit_bench_repo.
+npm_bench_repo() {
+    command -v node > /dev/null 2>&1 || skip "node is not installed"
+    command -v git > /dev/null 2>&1 || skip "git is not installed (the plugin names benchmarks relative to a git root)"
+    npmdir=$(sh "$top/scripts/npm-harness.sh" 2> "$scratch/npm.err") \
+        || skip "$(tr '\n' ' ' < "$scratch/npm.err" | sed 's/ *$//')"
+    repo=$scratch/repo
+    mkdir -p "$repo/benches"
+    ln -s "$npmdir/node_modules" "$repo/node_modules"
+}
+
+commit_bench_repo() {
+    (cd "$repo" && git init -q . && git add benches \
+        && git -c user.name=test -c user.email=test@example.invalid -c commit.gpgsign=false commit -q -m bench)
+}
