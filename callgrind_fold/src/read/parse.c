@@ -5,6 +5,7 @@
  * checked for syntax but not stored, so memory depends on the number of
  * distinct names, not on the size of the file. */
 #include "parse.h"
+#include "failure.h"
 #include "stacks/stacks.h"
 #include "events.h"
 #include "lex.h"
@@ -14,7 +15,6 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <setjmp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +29,7 @@ struct parser {
     struct fold_ctx *ctx;
     struct diag *d;
     struct linereader *r;
-    jmp_buf fail_jump;
+    struct reader_failure failure;
     /* Compressed id -> interned name: an array for the small ids that
      * callgrind writes, a hash map for any others. */
     uint32_t *dense_ids[KIND_COUNT];
@@ -82,18 +82,6 @@ struct parser {
     uint32_t inlined;
     struct hashmap inlined_nodes;
 };
-
-static _Noreturn void __attribute__((format(printf, 2, 3)))
-fail(struct parser *P, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(P->d->msg, sizeof P->d->msg, fmt, ap);
-    va_end(ap);
-    if (P->d->line == 0)
-        P->d->line = P->r->lineno;
-    longjmp(P->fail_jump, 1);
-}
 
 static _Noreturn void fail_at(struct parser *P, uint64_t line, const char *msg)
 {
@@ -852,7 +840,9 @@ int read_callgrind(struct linereader *r, const char *first, size_t first_len,
     events_init(&P->events);
     profile_init(&P->prof);
     P->empty_name = strtab_intern(&ctx->names, "", 0);
-    if (setjmp(P->fail_jump)) {
+    P->failure.d = d;
+    P->failure.r = r;
+    if (setjmp(P->failure.jump)) {
         free_parser(P);
         return -1;
     }

@@ -6,6 +6,7 @@
  * the output holds anyway). Nothing is recursive, so any depth works.
  * Costs of every event are summed per part, to check "totals:". */
 #include "tree.h"
+#include "failure.h"
 #include "events.h"
 #include "lex.h"
 #include "util/util.h"
@@ -13,7 +14,6 @@
 
 #include <inttypes.h>
 #include <setjmp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +29,7 @@ struct tree_reader {
     struct fold_ctx *ctx;
     struct diag *d;
     struct linereader *r;
-    jmp_buf fail_jump;
+    struct reader_failure failure;
     enum tree_state state;
 
     /* Header. */
@@ -53,18 +53,6 @@ struct tree_reader {
     size_t path_cap;
     size_t depth;               /* depth of the last node, 0 at the start */
 };
-
-static _Noreturn void __attribute__((format(printf, 2, 3)))
-fail(struct tree_reader *T, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(T->d->msg, sizeof T->d->msg, fmt, ap);
-    va_end(ap);
-    if (T->d->line == 0)
-        T->d->line = T->r->lineno;
-    longjmp(T->fail_jump, 1);
-}
 
 /* ---- lexical helpers --------------------------------------------------- */
 
@@ -370,7 +358,9 @@ int read_tree(struct linereader *r, const char *first, size_t first_len,
     events_init(&T->events);
     strtab_init(&T->names);
     hashmap_init(&T->sparse);
-    if (setjmp(T->fail_jump)) {
+    T->failure.d = d;
+    T->failure.r = r;
+    if (setjmp(T->failure.jump)) {
         free_reader(T);
         return -1;
     }
