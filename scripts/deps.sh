@@ -33,10 +33,6 @@ clang clang
 gdb gdb
 go golang-go
 llvm-mca-19 llvm-19
-dpkg-buildpackage dpkg-dev
-dh debhelper
-fakeroot fakeroot
-lintian lintian
 setarch util-linux
 "
 deb_deps="
@@ -53,9 +49,9 @@ sqlite3 sqlite3
 
 case $purpose in
     build|demo) want=$build_deps ;;
-    check) want="$build_deps $check_deps" ;;
+    check) want="$build_deps $check_deps $deb_deps" ;;
     deb) want="$build_deps $deb_deps" ;;
-    bench) want="$build_deps $check_deps $bench_deps" ;;
+    bench) want="$build_deps $check_deps $deb_deps $bench_deps" ;;
     *) echo "deps.sh: unknown purpose '$purpose'" >&2; exit 2 ;;
 esac
 

@@ -48,22 +48,7 @@ static bool chain_node(struct inline_ctx *ix, struct profile *p, uint32_t node,
     for (size_t i = 0; i < n; i++) {
         uint32_t frame;
         memcpy(&frame, bytes + i * sizeof frame, sizeof frame);
-        bool inserted;
-        uint32_t *slot = hashmap_upsert(&ix->child_index, cur, frame, (uint32_t)p->nnodes,
-                                        &inserted);
-        uint32_t child = *slot;
-        if (inserted) {
-            if (p->nnodes >= UINT32_MAX - 1)
-                out_of_memory();
-            GROW(p->nodes, p->nodes_cap, p->nnodes);
-            struct fn_node *fn = &p->nodes[p->nnodes];
-            memset(fn, 0, sizeof *fn);
-            fn->name = frame;
-            fn->object = p->nodes[node].object;
-            fn->file = p->nodes[node].file;
-            fn->defined = true;
-            p->nnodes++;
-        }
+        uint32_t child = profile_inlined_node(p, &ix->child_index, cur, frame);
         if (!profile_add_call(p, cur, child, cost))
             return false;
         cur = child;

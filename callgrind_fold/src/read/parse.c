@@ -621,22 +621,7 @@ static void inlined_frame(struct parser *P, const char *value, const char *end)
     buf_append(&P->scratch, value, len);
     buf_append(&P->scratch, INLINE_MARK, sizeof INLINE_MARK - 1);
     uint32_t name = strtab_intern(&P->ctx->names, P->scratch.data, P->scratch.len);
-    bool inserted;
-    uint32_t *slot = hashmap_upsert(&P->inlined_nodes, P->function, name,
-                                    (uint32_t)P->prof.nnodes, &inserted);
-    if (inserted) {
-        struct profile *prof = &P->prof;
-        if (prof->nnodes >= UINT32_MAX - 1)
-            out_of_memory();
-        GROW(prof->nodes, prof->nodes_cap, prof->nnodes);
-        struct fn_node *fn = &prof->nodes[prof->nnodes++];
-        memset(fn, 0, sizeof *fn);
-        fn->name = name;
-        fn->object = prof->nodes[P->function].object;
-        fn->file = prof->nodes[P->function].file;
-        fn->defined = true;
-    }
-    P->inlined = *slot;
+    P->inlined = profile_inlined_node(&P->prof, &P->inlined_nodes, P->function, name);
 }
 
 /* "calls=COUNT TARGET" or "jump=COUNT TARGET" or "jcnd=EXE/JUMP TARGET":

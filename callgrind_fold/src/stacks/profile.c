@@ -53,6 +53,25 @@ uint32_t profile_function(struct profile *p, uint32_t object, uint32_t file,
     return (uint32_t)p->nnodes++;
 }
 
+uint32_t profile_inlined_node(struct profile *p, struct hashmap *index, uint32_t parent,
+                              uint32_t name)
+{
+    bool inserted;
+    uint32_t *slot = hashmap_upsert(index, parent, name, (uint32_t)p->nnodes, &inserted);
+    if (!inserted)
+        return *slot;
+    if (p->nnodes >= UINT32_MAX - 1)
+        out_of_memory();
+    GROW(p->nodes, p->nodes_cap, p->nnodes);
+    struct fn_node *n = &p->nodes[p->nnodes];
+    memset(n, 0, sizeof *n);
+    n->name = name;
+    n->object = p->nodes[parent].object;
+    n->file = p->nodes[parent].file;
+    n->defined = true;
+    return (uint32_t)p->nnodes++;
+}
+
 bool profile_add_self(struct profile *p, uint32_t node, uint64_t cost)
 {
     return add_u64(p->nodes[node].self, cost, &p->nodes[node].self) &&

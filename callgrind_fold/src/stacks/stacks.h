@@ -139,6 +139,11 @@ void profile_reset(struct profile *p);
 /* Node for a function identity, created on first use. */
 uint32_t profile_function(struct profile *p, uint32_t object, uint32_t file,
                           uint32_t name);
+/* Node of code inlined into `parent` under the frame name `name` ("NAME
+ * [inlined]"): one per (parent, name), kept in `index`, the caller's (not
+ * node_index: the same inlined function below two parents is two nodes). */
+uint32_t profile_inlined_node(struct profile *p, struct hashmap *index, uint32_t parent,
+                              uint32_t name);
 /* Both return false when a sum would overflow 64 bits. */
 bool profile_add_self(struct profile *p, uint32_t node, uint64_t cost);
 bool profile_add_call(struct profile *p, uint32_t caller, uint32_t callee,
