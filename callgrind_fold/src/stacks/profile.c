@@ -31,6 +31,22 @@ void profile_reset(struct profile *p)
     hashmap_clear(&p->edge_index);
 }
 
+/* Appends a node with no cost. */
+static uint32_t new_node(struct profile *p, uint32_t object, uint32_t file, uint32_t name,
+                         bool defined)
+{
+    if (p->nnodes >= UINT32_MAX - 1)
+        out_of_memory();
+    GROW(p->nodes, p->nodes_cap, p->nnodes);
+    struct fn_node *n = &p->nodes[p->nnodes];
+    memset(n, 0, sizeof *n);
+    n->name = name;
+    n->object = object;
+    n->file = file;
+    n->defined = defined;
+    return (uint32_t)p->nnodes++;
+}
+
 uint32_t profile_function(struct profile *p, uint32_t object, uint32_t file,
                           uint32_t name)
 {
@@ -38,19 +54,7 @@ uint32_t profile_function(struct profile *p, uint32_t object, uint32_t file,
     uint32_t *slot = hashmap_upsert(&p->node_index,
                                     ((uint64_t)object << 32) | file, name,
                                     (uint32_t)p->nnodes, &inserted);
-    if (!inserted)
-        return *slot;
-    if (p->nnodes >= UINT32_MAX - 1)
-        out_of_memory();
-    GROW(p->nodes, p->nodes_cap, p->nnodes);
-    struct fn_node *n = &p->nodes[p->nnodes];
-    n->name = name;
-    n->object = object;
-    n->file = file;
-    n->defined = false;
-    n->line = 0;
-    n->self = 0;
-    return (uint32_t)p->nnodes++;
+    return inserted ? new_node(p, object, file, name, false) : *slot;
 }
 
 uint32_t profile_inlined_node(struct profile *p, struct hashmap *index, uint32_t parent,
@@ -58,18 +62,8 @@ uint32_t profile_inlined_node(struct profile *p, struct hashmap *index, uint32_t
 {
     bool inserted;
     uint32_t *slot = hashmap_upsert(index, parent, name, (uint32_t)p->nnodes, &inserted);
-    if (!inserted)
-        return *slot;
-    if (p->nnodes >= UINT32_MAX - 1)
-        out_of_memory();
-    GROW(p->nodes, p->nodes_cap, p->nnodes);
-    struct fn_node *n = &p->nodes[p->nnodes];
-    memset(n, 0, sizeof *n);
-    n->name = name;
-    n->object = p->nodes[parent].object;
-    n->file = p->nodes[parent].file;
-    n->defined = true;
-    return (uint32_t)p->nnodes++;
+    return inserted ? new_node(p, p->nodes[parent].object, p->nodes[parent].file, name, true)
+                    : *slot;
 }
 
 bool profile_add_self(struct profile *p, uint32_t node, uint64_t cost)
