@@ -3,8 +3,7 @@
  * The first byte picks options so that every output path is exercised.
  * Besides crashes and sanitizer reports, it checks that a callgrind part
  * folds to exactly its cost (the library already refuses otherwise). */
-#include "stacks/stacks.h"
-#include "read/read.h"
+#include "pipeline.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -18,17 +17,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!sink)
         sink = fopen("/dev/null", "w");
     uint8_t knobs = size ? data[0] : 0;
-    struct fold_options opt = {
+    struct run_options opt = {
         .event = (knobs & 8) ? "Dr" : NULL,
         .part = (knobs & 16) ? 2 : ALL_PARTS,
         .resolution = (knobs & 32) ? 0 : DEFAULT_RESOLUTION,
         .style = {.keep_clones = knobs & 1, .with_object = knobs & 2},
     };
-    struct fold_ctx ctx;
-    fold_init(&ctx, &opt);
+    render_options_init(&opt.render);
+    struct run run;
+    run_init(&run, &opt);
     struct diag d;
-    if (fold_memory("fuzz", (const char *)data, size, &ctx, &d) == 0 && sink)
-        stacks_write(&ctx.out, sink);
-    fold_free(&ctx);
+    if (run_read_memory(&run, "fuzz", (const char *)data, size, &d) == 0 && sink)
+        stacks_write(&run.out, sink);
+    run_free(&run);
     return 0;
 }

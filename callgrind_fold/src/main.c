@@ -1,21 +1,11 @@
 /* callgrind_fold: folded stacks (for flame graphs) from callgrind profiles.
  *
- * This file is the command line and the pipeline, one stage per folder:
- *
- *   read/     inputs (callgrind.out, folded trees, folded text) -> parts
- *   inline/   optional (--inline): each part's costs split by the
- *             functions inlined at their addresses, from DWARF
- *   stacks/   a part's call graph -> folded stacks, exact or estimated
- *   write/    the stacks -> folded text, SVG, DOT/graphviz, speedscope, diff
- *   util/     allocation, buffers, hash map, string interning
- *
- * Options are parsed here with getopt_long, from one table (the pictures'
- * options included); see README.md for the method. */
-#include "inline/inline.h"
-#include "read/read.h"
-#include "stacks/stacks.h"
+ * This file is the command line: options are parsed here with
+ * getopt_long, from one table (the pictures' options included), into a
+ * struct run_options; pipeline.c runs the stages (read/, inline/,
+ * stacks/, write/; see pipeline.h). */
+#include "pipeline.h"
 #include "util/util.h"
-#include "write/write.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -213,141 +203,13 @@ static const char *spelled(char **argv, int at, int c)
     return arg;
 }
 
-/* FILE:LINE: message, with bytes that could upset a terminal shown as '?'. */
-static void print_diag(const struct diag *d)
+/* Options and operands into *opt and inputs[]. Returns -1 to go on, or
+ * the exit status after --help or --version. */
+static int parse_args(int argc, char **argv, struct run_options *opt, struct buf *debug_dirs,
+                      const char **inputs, size_t *ninputs)
 {
-    char msg[sizeof d->msg];
-    size_t i;
-    for (i = 0; d->msg[i]; i++) {
-        unsigned char c = (unsigned char)d->msg[i];
-        msg[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-    }
-    msg[i] = '\0';
-    if (d->line)
-        fprintf(stderr, "%s:%" PRIu64 ": %s\n", d->file, d->line, msg);
-    else
-        fprintf(stderr, "%s: %s\n", d->file, msg);
-}
-
-/* One input: a file, or standard input, which -f pprof reads into
- * memory first (`data`) to read it again for every event. */
-static int fold_input(const char *path, const struct buf *data, struct fold_ctx *ctx,
-                      struct diag *d)
-{
-    if (data && strcmp(path, "-") == 0)
-        return fold_memory("<stdin>", data->data ? data->data : "", data->len, ctx, d);
-    return fold_path(path, ctx, d);
-}
-
-static void read_stdin(struct buf *data)
-{
-    for (;;) {
-        buf_reserve(data, 1 << 16);
-        size_t n = fread(data->data + data->len, 1, data->cap - data->len, stdin);
-        data->len += n;
-        if (n == 0)
-            break;
-    }
-}
-
-/* -f pprof: the counts of every event, one column each. The first pass
- * (the --event, as for any format) has filled ctx->out; each other event
- * of the inputs' "events:" lines gets a pass of its own over the same
- * inputs, so its stacks are made exactly as folded output makes them for
- * --event=THAT (exact, or estimated with every sum kept). Returns 0, or
- * EXIT_INPUT after printing what went wrong. */
-static int pprof_columns(struct fold_ctx *ctx, const char *const *inputs, size_t ninputs,
-                         const struct buf *data, const struct render_options *ro)
-{
-    const char *selected = ctx->opt.event ? ctx->opt.event : ctx->default_event;
-    size_t nseen = ctx->events_seen.count;
-    if (nseen == 0) { /* folded stacks only: one count of unknown meaning */
-        ctx->columns = xcalloc(1, sizeof *ctx->columns);
-        ctx->ncolumns = 1;
-        ctx->columns[0].event = ro->countname ? ro->countname
-                                : ctx->opt.event ? ctx->opt.event : "samples";
-        stacks_take_counts(&ctx->out, &ctx->columns[0].count, &ctx->columns[0].len,
-                           &ctx->columns[0].total);
-        return 0;
-    }
-    ctx->columns = xcalloc(nseen + 1, sizeof *ctx->columns);
-    ctx->default_column = SIZE_MAX;
-    for (uint32_t i = 0; i < nseen; i++) {
-        struct event_column *c = &ctx->columns[ctx->ncolumns++];
-        c->event = strtab_str(&ctx->events_seen, i);
-        if (strcmp(c->event, selected) == 0)
-            ctx->default_column = i;
-    }
-    if (ctx->default_column == SIZE_MAX) { /* an inherited event: a column too */
-        ctx->default_column = ctx->ncolumns;
-        ctx->columns[ctx->ncolumns++].event = selected;
-    }
-    const char *event = ctx->opt.event;
-    bool keep_notes = ctx->keep_notes;
-    int status = 0;
-    for (size_t c = 0; c < ctx->ncolumns && status == 0; c++) {
-        struct event_column *col = &ctx->columns[c];
-        col->long_name = fold_event_long(ctx, col->event, strlen(col->event));
-        if (c == ctx->default_column)
-            continue;
-        uint64_t *saved;
-        size_t saved_len;
-        uint64_t saved_total;
-        stacks_take_counts(&ctx->out, &saved, &saved_len, &saved_total);
-        ctx->opt.event = col->event;
-        ctx->opt.event_may_miss = true;
-        ctx->keep_notes = false;
-        for (size_t i = 0; i < ninputs && status == 0; i++) {
-            struct diag d;
-            int rc = fold_input(inputs[i], data, ctx, &d);
-            if (rc != 0 && rc != INPUT_EMPTY) {
-                print_diag(&d);
-                status = EXIT_INPUT;
-            }
-        }
-        stacks_take_counts(&ctx->out, &col->count, &col->len, &col->total);
-        ctx->out.count = saved;
-        ctx->out.count_cap = saved_len;
-        ctx->out.total = saved_total;
-    }
-    struct event_column *def = &ctx->columns[ctx->default_column];
-    stacks_take_counts(&ctx->out, &def->count, &def->len, &def->total);
-    ctx->opt.event = event;
-    ctx->opt.event_may_miss = false;
-    ctx->keep_notes = keep_notes;
-    return status;
-}
-
-/* --inline's structures (libdw's, mapped debug images, scope trees) are
- * left to the OS at exit: freeing them cost about 1.5 ms, mostly
- * unmapping (5% of a run). Sanitizer builds free them, so that leak
- * checks stay meaningful. */
-#ifndef FREE_AT_EXIT
-#if defined(__SANITIZE_ADDRESS__)
-#define FREE_AT_EXIT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FREE_AT_EXIT 1
-#endif
-#endif
-#endif
-#ifndef FREE_AT_EXIT
-#define FREE_AT_EXIT 0
-#endif
-
-int main(int argc, char **argv)
-{
-    struct fold_options opt = {.event = NULL, .part = ALL_PARTS,
-                               .resolution = DEFAULT_RESOLUTION};
-    const char *output = NULL;
-    const char **inputs = xmalloc((size_t)argc * sizeof *inputs);
-    size_t ninputs = 0;
-    struct render_options ro;        /* pictures: -f, --title, --diff, ... */
-    render_options_init(&ro);
-    bool want_inline = false;        /* --inline */
-    static struct buf debug_dirs;    /* --debug-dir values, ':'-separated */
-    const char *inline_cache = NULL; /* --inline-cache; NULL: the default */
-
+    *opt = (struct run_options){.part = ALL_PARTS, .resolution = DEFAULT_RESOLUTION};
+    render_options_init(&opt->render);
     opterr = 0;
     for (;;) {
         int at = optind;
@@ -355,7 +217,7 @@ int main(int argc, char **argv)
         if (c == -1)
             break;
         if (c == 1) { /* a file, or "-" */
-            inputs[ninputs++] = optarg;
+            inputs[(*ninputs)++] = optarg;
             continue;
         }
         if (c == '?')
@@ -366,39 +228,37 @@ int main(int argc, char **argv)
             usage_error("option '%s' needs a value", arg);
         switch (c) {
         case 'h':
-            free(inputs);
             fputs(usage_text, stdout);
             fputs(render_usage_text, stdout);
             return fflush(stdout) == 0 ? 0 : EXIT_OUTPUT;
         case 'V':
-            free(inputs);
             puts("callgrind_fold " VERSION);
             return fflush(stdout) == 0 ? 0 : EXIT_OUTPUT;
         case OPT_INLINE:
-            want_inline = true;
+            opt->inline_frames = true;
             break;
         case OPT_DEBUG_DIR:
             if (!*v || strchr(v, ':'))
                 usage_error("--debug-dir wants a directory name without ':', not '%s'", v);
-            if (debug_dirs.len)
-                buf_putc(&debug_dirs, ':');
-            buf_append(&debug_dirs, v, strlen(v));
+            if (debug_dirs->len)
+                buf_putc(debug_dirs, ':');
+            buf_append(debug_dirs, v, strlen(v));
             break;
         case OPT_INLINE_CACHE:
             if (!*v)
                 usage_error("%s", "--inline-cache wants a directory or 'no'");
-            inline_cache = v;
+            opt->inline_cache = v;
             break;
         case OPT_KEEP_CLONES:
-            opt.style.keep_clones = true;
+            opt->style.keep_clones = true;
             break;
         case OPT_EVENT:
             if (!*v)
                 usage_error("%s", "--event wants an event name");
-            opt.event = v;
+            opt->event = v;
             break;
         case OPT_PART:
-            opt.part = parse_part(v);
+            opt->part = parse_part(v);
             break;
         case OPT_RESOLUTION: {
             char *end;
@@ -406,14 +266,14 @@ int main(int argc, char **argv)
             unsigned long long r = strtoull(v, &end, 10);
             if (*v < '0' || *v > '9' || *end || errno)
                 usage_error("--resolution wants a whole number, not '%s'", v);
-            opt.resolution = r;
+            opt->resolution = r;
             break;
         }
         case OPT_FRAME:
             if (strcmp(v, "fn") == 0)
-                opt.style.with_object = false;
+                opt->style.with_object = false;
             else if (strcmp(v, "fn+obj") == 0)
-                opt.style.with_object = true;
+                opt->style.with_object = true;
             else
                 usage_error("--frame wants 'fn' or 'fn+obj', not '%s'", v);
             break;
@@ -422,167 +282,75 @@ int main(int argc, char **argv)
                 v++;
             if (!*v)
                 usage_error("%s", "-o wants a file name");
-            output = v;
+            opt->output = v;
             break;
         case 'f':
-            if (!render_parse_format(v, &ro.format))
+            if (!render_parse_format(v, &opt->render.format))
                 usage_error("--format wants folded, svg, speedscope, pprof, dot, png or "
                             "svg-graph, not '%s'", v);
             break;
         case OPT_TITLE:
-            ro.title = text(v, "--title");
+            opt->render.title = text(v, "--title");
             break;
         case OPT_SUBTITLE:
-            ro.subtitle = text(v, "--subtitle");
+            opt->render.subtitle = text(v, "--subtitle");
             break;
         case OPT_COUNTNAME:
-            ro.countname = text(v, "--countname");
+            opt->render.countname = text(v, "--countname");
             break;
         case OPT_WIDTH:
-            ro.width = number(v, "--width", 100, 1000000);
+            opt->render.width = number(v, "--width", 100, 1000000);
             break;
         case OPT_MINWIDTH:
-            ro.minwidth = number(v, "--minwidth", 0, 1000000);
+            opt->render.minwidth = number(v, "--minwidth", 0, 1000000);
             break;
         case OPT_NODE_THRES:
-            ro.node_thres = number(v, "--node-thres", 0, 100);
+            opt->render.node_thres = number(v, "--node-thres", 0, 100);
             break;
         case OPT_EDGE_THRES:
-            ro.edge_thres = number(v, "--edge-thres", 0, 100);
+            opt->render.edge_thres = number(v, "--edge-thres", 0, 100);
             break;
         case OPT_INVERTED:
-            ro.inverted = true;
+            opt->render.inverted = true;
             break;
         case OPT_COLORS:
             if (strcmp(v, "name") == 0)
-                ro.colors = COLORS_NAME;
+                opt->render.colors = COLORS_NAME;
             else if (strcmp(v, "obj") == 0)
-                ro.colors = COLORS_OBJ;
+                opt->render.colors = COLORS_OBJ;
             else
                 usage_error("--colors wants 'name' or 'obj', not '%s'", v);
             break;
         case OPT_DIFF:
-            ro.diff_base = text(v, "--diff");
+            opt->render.diff_base = text(v, "--diff");
             break;
         default:
             usage_error("unknown option '%s'", arg);
         }
     }
     while (optind < argc) /* after "--" */
-        inputs[ninputs++] = argv[optind++];
-    if (ninputs == 0)
-        inputs[ninputs++] = "-";
-    if (ro.diff_base && ro.format != FORMAT_FOLDED && ro.format != FORMAT_SVG)
+        inputs[(*ninputs)++] = argv[optind++];
+    if (*ninputs == 0)
+        inputs[(*ninputs)++] = "-";
+    enum render_format f = opt->render.format;
+    if (opt->render.diff_base && f != FORMAT_FOLDED && f != FORMAT_SVG)
         usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph; "
-                  "not other formats");
+                          "not other formats");
+    if (debug_dirs->len)
+        opt->debug_dirs = buf_cstr(debug_dirs);
+    return -1;
+}
 
-    struct fold_ctx ctx;
-    fold_init(&ctx, &opt);
-    /* -f pprof: every event, sources of frames, the parts' descriptions;
-     * standard input is kept to be read once per event. */
-    bool pprof = ro.format == FORMAT_PPROF;
-    struct buf stdin_data = {0};
-    if (pprof) {
-        ctx.keep_notes = true;
-        ctx.out.keep_sources = true;
-        for (size_t i = 0; i < ninputs; i++)
-            if (strcmp(inputs[i], "-") == 0) {
-                read_stdin(&stdin_data);
-                break;
-            }
-    }
-    if (want_inline) {
-        heap_prefer_huge_pages((size_t)64 << 20);
-        char *default_dir = inline_cache ? NULL : dwarf_images_default_dir();
-        const char *cache_dir = !inline_cache                ? default_dir
-                                : strcmp(inline_cache, "no") ? inline_cache
-                                                             : NULL;
-        ctx.inl = inline_new(debug_dirs.len ? buf_cstr(&debug_dirs) : NULL, cache_dir);
-        free(default_dir);
-    }
-    struct callarcs arcs; /* the call graph for -f dot, objects for --colors=obj */
-    callarcs_init(&arcs);
-    if (ro.format == FORMAT_DOT || ro.format == FORMAT_PNG ||
-        ro.format == FORMAT_SVG_GRAPH || ro.colors == COLORS_OBJ)
-        ctx.arcs = &arcs;
-    struct diag d, first_empty;
-    int status = 0;
-    size_t empty = 0;
-    for (size_t i = 0; i < ninputs && status == 0; i++) {
-        int rc = fold_input(inputs[i], pprof ? &stdin_data : NULL, &ctx, &d);
-        if (rc == INPUT_EMPTY) {
-            if (empty++ == 0)
-                first_empty = d;
-        } else if (rc != 0) {
-            print_diag(&d);
-            status = EXIT_INPUT;
-        }
-    }
-    if (status == 0 && empty == ninputs) {
-        print_diag(&first_empty);
-        status = EXIT_INPUT;
-    } else if (status == 0 && empty > 0) {
-        fprintf(stderr, "callgrind_fold: warning: skipped %zu empty input(s), "
-                "e.g. %s\n", empty, first_empty.file);
-    }
-    if (status == 0 && opt.part != ALL_PARTS && !ctx.part_matched && ctx.parts_read > 0) {
-        fprintf(stderr, "callgrind_fold: no part %" PRIu64 " in the input\n", opt.part);
-        status = EXIT_INPUT;
-    }
-    if (status == 0 && pprof)
-        status = pprof_columns(&ctx, inputs, ninputs, &stdin_data, &ro);
-    /* --diff BASE: the base profile, read with the same options. */
-    struct fold_ctx base;
-    fold_init(&base, &opt);
-    if (status == 0 && ro.diff_base) {
-        if (fold_path(ro.diff_base, &base, &d) != 0) {
-            print_diag(&d);
-            status = EXIT_INPUT;
-        } else if (base.estimated && !ctx.estimated) {
-            ctx.estimated = true;
-            memcpy(ctx.estimate_reason, base.estimate_reason, sizeof ctx.estimate_reason);
-        }
-    }
-    if (status == 0) {
-        /* Opened only now, so a failed run leaves an existing file alone. */
-        FILE *out = output ? fopen(output, "w") : stdout;
-        if (!out) {
-            fprintf(stderr, "callgrind_fold: %s: %s\n", output, strerror(errno));
-            status = EXIT_OUTPUT;
-        } else {
-            struct render_job job = {&ro, &ctx, ro.diff_base ? &base : NULL, inputs[0]};
-            int rc = render_write(&job, out);
-            if (rc == 0 && (fflush(out) != 0 || ferror(out)))
-                rc = -1;
-            if (output && fclose(out) != 0 && rc == 0)
-                rc = -1;
-            if (rc == -2) { /* render_write said what is wrong */
-                status = EXIT_OUTPUT;
-            } else if (rc) {
-                fprintf(stderr, "callgrind_fold: %s: write error: %s\n",
-                        output ? output : "<stdout>", strerror(errno));
-                status = EXIT_OUTPUT;
-            }
-        }
-        if (status == 0 && ctx.estimated)
-            fprintf(stderr,
-                    "callgrind_fold: note: stacks are estimated from the call graph "
-                    "(%.60s); profile with callgrind --dump-folded=yes for exact "
-                    "stacks\n", ctx.estimate_reason);
-    }
-    if (ctx.inl) {
-        if (status == 0)
-            inline_report(ctx.inl, &ctx.names, stderr);
-        inline_finish(ctx.inl);
-#if FREE_AT_EXIT
-        inline_free(ctx.inl);
-#endif
-    }
+int main(int argc, char **argv)
+{
+    struct run_options opt;
+    struct buf debug_dirs = {0}; /* --debug-dir values, ':'-separated */
+    const char **inputs = xmalloc((size_t)argc * sizeof *inputs);
+    size_t ninputs = 0;
+    int status = parse_args(argc, argv, &opt, &debug_dirs, inputs, &ninputs);
+    if (status < 0)
+        status = pipeline_run(&opt, inputs, ninputs);
     buf_free(&debug_dirs);
-    buf_free(&stdin_data);
-    fold_free(&base);
-    callarcs_free(&arcs);
-    fold_free(&ctx);
     free(inputs);
     return status;
 }

@@ -1,6 +1,7 @@
 /* Unit tests: apportionment arithmetic, frame names, events, the stack
  * table and the readers on small in-memory inputs. Prints one
  * PASS:/FAIL: line per test; exits 1 if any failed. */
+#include "pipeline.h"
 #include "read/events.h"
 #include "read/read.h"
 #include "stacks/apportion.h"
@@ -198,16 +199,17 @@ static void test_stacks_sorted(void)
 /* Fold an in-memory input with default options; returns exit-like code. */
 static int fold_text(const char *text, const char *event, char **out, struct diag *d)
 {
-    struct fold_options opt = {.event = event, .resolution = DEFAULT_RESOLUTION};
-    struct fold_ctx ctx;
-    fold_init(&ctx, &opt);
-    int rc = fold_memory("mem", text, strlen(text), &ctx, d);
+    struct run_options opt = {.event = event, .resolution = DEFAULT_RESOLUTION};
+    render_options_init(&opt.render);
+    struct run run;
+    run_init(&run, &opt);
+    int rc = run_read_memory(&run, "mem", text, strlen(text), d);
     size_t len;
     FILE *f = open_memstream(out, &len);
     if (rc == 0)
-        stacks_write(&ctx.out, f);
+        stacks_write(&run.out, f);
     fclose(f);
-    fold_free(&ctx);
+    run_free(&run);
     return rc;
 }
 

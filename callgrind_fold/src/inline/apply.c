@@ -96,23 +96,11 @@ static void open_objects(struct inline_ctx *ix, struct profile *p, struct strtab
     free(samples);
 }
 
-int inline_apply(struct inline_ctx *ix, struct profile *p, struct strtab *names,
-                 bool expand, char *err, size_t errlen)
+int inline_apply(struct inline_ctx *ix, struct part *pt, struct strtab *names, char *err,
+                 size_t errlen)
 {
-    if (!expand) {
-        bool ok = true;
-        for (size_t i = 0; i < ix->nselfs && ok; i++)
-            ok = profile_add_self(p, ix->selfs[i].node, ix->selfs[i].cost);
-        for (size_t i = 0; i < ix->ncalls && ok; i++) {
-            ok = profile_add_call(p, ix->calls[i].node, ix->calls[i].callee,
-                                  ix->calls[i].cost);
-            profile_add_call_count(p, ix->calls[i].node, ix->calls[i].callee,
-                                   ix->calls[i].calls);
-        }
-        if (!ok)
-            snprintf(err, errlen, "cost sum overflows 64 bits");
-        return ok ? 0 : -1;
-    }
+    struct profile *p = &pt->prof;
+    hashmap_clear(&ix->child_index);
     size_t n0 = p->nnodes;
     /* Names as callgrind wrote them: mangled with --demangle=no. */
     for (size_t i = 0; i < n0 && !ix->mangled_names; i++)
@@ -126,12 +114,12 @@ int inline_apply(struct inline_ctx *ix, struct profile *p, struct strtab *names,
         lowest[i] = UINT64_MAX;
         obj[i] = NONE;
     }
-    for (size_t i = 0; i < ix->nselfs; i++)
-        if (ix->selfs[i].addr < lowest[ix->selfs[i].node])
-            lowest[ix->selfs[i].node] = ix->selfs[i].addr;
-    for (size_t i = 0; i < ix->ncalls; i++)
-        if (ix->calls[i].addr < lowest[ix->calls[i].node])
-            lowest[ix->calls[i].node] = ix->calls[i].addr;
+    for (size_t i = 0; i < pt->nselfs; i++)
+        if (pt->selfs[i].addr < lowest[pt->selfs[i].node])
+            lowest[pt->selfs[i].node] = pt->selfs[i].addr;
+    for (size_t i = 0; i < pt->ncalls; i++)
+        if (pt->calls[i].addr < lowest[pt->calls[i].node])
+            lowest[pt->calls[i].node] = pt->calls[i].addr;
     for (size_t i = 0; i < n0; i++)
         if (lowest[i] != UINT64_MAX)
             object_of(ix, p->nodes[i].object, &obj[i]);
@@ -139,11 +127,11 @@ int inline_apply(struct inline_ctx *ix, struct profile *p, struct strtab *names,
     /* The chain of each self cost: first in the objects ready, while the
      * prefetch thread may still be inflating others' debug files, then
      * in the rest. */
-    uint32_t *chains = xmalloc((ix->nselfs ? ix->nselfs : 1) * sizeof *chains);
+    uint32_t *chains = xmalloc((pt->nselfs ? pt->nselfs : 1) * sizeof *chains);
     for (int pass = 0; pass < 2; pass++) {
         open_objects(ix, p, names, obj, lowest, n0, pass == 0);
-        for (size_t i = 0; i < ix->nselfs; i++) {
-            const struct self_rec *r = &ix->selfs[i];
+        for (size_t i = 0; i < pt->nselfs; i++) {
+            const struct addr_self *r = &pt->selfs[i];
             if (pass == 1 && chains[i] != NONE)
                 continue;
             chains[i] = ix->objects[obj[r->node]].state == OBJ_NEW
@@ -160,8 +148,8 @@ int inline_apply(struct inline_ctx *ix, struct profile *p, struct strtab *names,
     hashmap_init(&by_chain);
     size_t nsum = 0;
     uint32_t prev_node = NONE, prev_chain = NONE, prev_slot = 0;
-    for (size_t i = 0; i < ix->nselfs && rc == 0; i++) {
-        struct self_rec r = ix->selfs[i];
+    for (size_t i = 0; i < pt->nselfs && rc == 0; i++) {
+        struct addr_self r = pt->selfs[i];
         uint32_t chain = chains[i];
         struct object *o = &ix->objects[obj[r.node]];
         if (o->state != OBJ_OK && !add_u64(o->lost_cost, r.cost, &o->lost_cost))
@@ -172,27 +160,27 @@ int inline_apply(struct inline_ctx *ix, struct profile *p, struct strtab *names,
             uint32_t *slot = hashmap_upsert(&by_chain, r.node, chain, (uint32_t)nsum,
                                             &inserted);
             if (inserted)
-                ix->selfs[nsum++] = (struct self_rec){r.node, chain, 0};
+                pt->selfs[nsum++] = (struct addr_self){r.node, chain, 0};
             prev_node = r.node;
             prev_chain = chain;
             prev_slot = *slot;
         }
-        if (!add_u64(ix->selfs[prev_slot].cost, r.cost, &ix->selfs[prev_slot].cost))
+        if (!add_u64(pt->selfs[prev_slot].cost, r.cost, &pt->selfs[prev_slot].cost))
             rc = -1;
     }
     hashmap_free(&by_chain);
     free(chains);
-    ix->nselfs = nsum;
-    for (size_t i = 0; i < ix->nselfs && rc == 0; i++) {
-        const struct self_rec *r = &ix->selfs[i];
+    pt->nselfs = nsum;
+    for (size_t i = 0; i < pt->nselfs && rc == 0; i++) {
+        const struct addr_self *r = &pt->selfs[i];
         uint32_t target = r->node, chain = (uint32_t)r->addr;
         if (chain != ix->empty_chain && !chain_node(ix, p, r->node, chain, r->cost, &target))
             rc = -1;
         if (rc == 0 && !profile_add_self(p, target, r->cost))
             rc = -1;
     }
-    for (size_t i = 0; i < ix->ncalls && rc == 0; i++) {
-        const struct call_rec *r = &ix->calls[i];
+    for (size_t i = 0; i < pt->ncalls && rc == 0; i++) {
+        const struct addr_call *r = &pt->calls[i];
         uint32_t chain = resolve(ix, obj[r->node], r->addr, names);
         uint32_t target = r->node;
         if (chain != ix->empty_chain && !chain_node(ix, p, r->node, chain, r->cost, &target))

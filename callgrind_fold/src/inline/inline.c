@@ -1,8 +1,6 @@
-/* --inline: the run's context, and what the reader hands in. inline_new
- * and inline_free; the records of one part (inline_self, inline_call),
- * kept until inline_apply (apply.c) resolves their addresses; objects
- * noted early for the prefetch thread; the report of what could not be
- * expanded. See inline.h for the whole stage and internal.h for the
+/* --inline: the run's context. inline_new and inline_free; objects noted
+ * early for the prefetch thread; the report of what could not be
+ * expanded. inline_apply (apply.c) resolves a part's addresses. See inline.h for the whole stage and internal.h for the
  * structures. */
 #include "inline.h"
 #include "dwarfimage.h"
@@ -48,7 +46,6 @@ struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir)
     hashmap_init(&ix->frames);
     strtab_init(&ix->chains);
     ix->empty_chain = strtab_intern(&ix->chains, "", 0);
-    hashmap_init(&ix->call_index);
     hashmap_init(&ix->child_index);
     return ix;
 }
@@ -91,9 +88,6 @@ void inline_free(struct inline_ctx *ix)
     hashmap_free(&ix->lost);
     hashmap_free(&ix->frames);
     strtab_free(&ix->chains);
-    free(ix->selfs);
-    free(ix->calls);
-    hashmap_free(&ix->call_index);
     hashmap_free(&ix->child_index);
     free(ix->chain);
     free(ix->pending);
@@ -106,63 +100,7 @@ void inline_free(struct inline_ctx *ix)
     demangle_unload();
 }
 
-/* ---- recording ------------------------------------------------------------------ */
-
-void inline_part_begin(struct inline_ctx *ix)
-{
-    ix->nselfs = ix->ncalls = 0;
-    hashmap_clear(&ix->call_index);
-    hashmap_clear(&ix->child_index);
-}
-
-/* Self costs are only appended (one record per cost line, as a part
- * rarely repeats a (function, address)); inline_apply sums them per
- * (function, chain). */
-bool inline_self(struct inline_ctx *ix, uint32_t node, uint64_t addr, uint64_t cost)
-{
-    if (cost == 0)
-        return true;
-    if (ix->nselfs > 0) {
-        struct self_rec *r = &ix->selfs[ix->nselfs - 1];
-        if (r->node == node && r->addr == addr)
-            return add_u64(r->cost, cost, &r->cost);
-    }
-    GROW(ix->selfs, ix->selfs_cap, ix->nselfs);
-    ix->selfs[ix->nselfs++] = (struct self_rec){node, addr, cost};
-    return true;
-}
-
-bool inline_call(struct inline_ctx *ix, uint32_t node, uint32_t callee, uint64_t addr,
-                 uint64_t cost, uint64_t calls)
-{
-    bool inserted;
-    uint32_t *slot = hashmap_upsert(&ix->call_index, (uint64_t)node << 32 | callee, addr,
-                                    (uint32_t)ix->ncalls, &inserted);
-    if (inserted) {
-        if (ix->ncalls >= UINT32_MAX - 1)
-            out_of_memory();
-        GROW(ix->calls, ix->calls_cap, ix->ncalls);
-        ix->calls[ix->ncalls++] = (struct call_rec){node, callee, addr, 0, 0};
-    }
-    struct call_rec *r = &ix->calls[*slot];
-    if (!add_u64(r->calls, calls, &r->calls))
-        r->calls = UINT64_MAX;
-    return add_u64(r->cost, cost, &r->cost);
-}
-
-void inline_expect_input(struct inline_ctx *ix, uint64_t bytes)
-{
-    /* A cost line with an address takes at least 5 bytes ("+3 1\n");
-     * a bound keeps a huge file from reserving gigabytes up front. */
-    uint64_t lines = bytes / 5, most = (uint64_t)1 << 24;
-    size_t want = (size_t)(lines < most ? lines : most);
-    if (want > ix->selfs_cap) {
-        free(ix->selfs); /* records of a part already applied */
-        ix->selfs = xmalloc(want * sizeof *ix->selfs);
-        ix->selfs_cap = want;
-        ix->nselfs = 0;
-    }
-}
+/* ---- while reading ------------------------------------------------------------ */
 
 void inline_note_object(struct inline_ctx *ix, uint32_t name, const char *path)
 {

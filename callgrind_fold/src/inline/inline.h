@@ -2,18 +2,19 @@
  * Expands each frame into the chain of functions inlined at the cost's
  * instruction address, read from the object's DWARF.
  *
- * Takes: per part, from the reader (read/parse.c), the cost of every
- * (function, address) and every (function, call-site address, callee)
- * instead of adding it to the call graph (inline_self, inline_call).
- * Hands on: at the end of the part inline_apply() resolves the addresses
- * and adds the costs to the part's struct profile (stacks/stacks.h), where
- * code inlined into a function X becomes a chain of child nodes X ->
- * "a [inlined]" -> "b [inlined]" that only X calls. The stack builder then
+ * Takes: from the pipeline, each part as the reader made it with
+ * by_address (struct part, stacks/stacks.h): the cost of every (function,
+ * address) and every (function, call-site address, callee), not yet in
+ * the call graph.
+ * Hands on: inline_apply() resolves the addresses and adds the costs to
+ * the part's struct profile, where code inlined into a function X
+ * becomes a chain of child nodes X -> "a [inlined]" -> "b [inlined]" that
+ * only X calls. The stack builder then
  * treats them as ordinary callees, so exactness and the sum invariant are
  * unchanged.
  *
  * The files, in the order an address meets them:
- *   inline.c      the context, the records of a part, the final report
+ *   inline.c      the context, objects noted early, the final report
  *   apply.c       inline_apply: objects opened, addresses resolved to
  *                 chains, chains into the call graph
  *   objects.c     opening an object (libdwfl) and its units' ranges;
@@ -60,9 +61,6 @@
 #include "stacks/stacks.h"
 #include "util/util.h"
 
-/* Appended to the name of every inlined frame. */
-#define INLINE_MARK " [inlined]"
-
 struct inline_ctx;
 
 /* The default --inline-cache directory (dwarfimage.c): $XDG_CACHE_HOME/callgrind_fold, else
@@ -80,27 +78,17 @@ void inline_finish(struct inline_ctx *ix);
 /* inline_finish, then frees everything. */
 void inline_free(struct inline_ctx *ix);
 
-/* Start of a part: forget the previous part's records. */
-void inline_part_begin(struct inline_ctx *ix);
-/* Both return false when a sum overflows 64 bits. */
-bool inline_self(struct inline_ctx *ix, uint32_t node, uint64_t addr, uint64_t cost);
-bool inline_call(struct inline_ctx *ix, uint32_t node, uint32_t callee, uint64_t addr,
-                 uint64_t cost, uint64_t calls);
-/* The size of the next input file: room for its cost lines is made at
- * once instead of by doubling (copying megabytes). */
-void inline_expect_input(struct inline_ctx *ix, uint64_t bytes);
 /* An object's name (an "ob=" or "cob=" line; `name` its interned id):
  * its debug file may be prepared while the rest is read (prefetch.h). */
 void inline_note_object(struct inline_ctx *ix, uint32_t name, const char *path);
 /* A folded-stacks input was passed through without expansion. */
 void inline_note_folded(struct inline_ctx *ix);
 
-/* Add the part's costs to the graph: resolved into inlined frames when
- * `expand`, else as they are (a part that --part leaves out still needs
- * its sum checked). Function and object names are in `names`. Returns 0,
- * or -1 with a message in err when a sum overflows. */
-int inline_apply(struct inline_ctx *ix, struct profile *p, struct strtab *names,
-                 bool expand, char *err, size_t errlen);
+/* Adds the part's costs by address (struct part, by_address) to its call
+ * graph, resolved into inlined frames. Function and object names are in
+ * `names`. Returns 0, or -1 with a message in err when a sum overflows. */
+int inline_apply(struct inline_ctx *ix, struct part *pt, struct strtab *names, char *err,
+                 size_t errlen);
 
 /* Once per object that could not be used (missing, no DWARF, addresses
  * that match no symbol), one line on `out` with the number of addresses

@@ -21,18 +21,6 @@
 #define MAX_SCOPE_DEPTH 512
 #define BIAS_SAMPLES 64
 
-/* ---- records of one part ------------------------------------------------ */
-
-struct self_rec {
-    uint32_t node;
-    uint64_t addr, cost;
-};
-
-struct call_rec {
-    uint32_t node, callee;
-    uint64_t addr, cost, calls;
-};
-
 /* ---- DWARF scope trees ----------------------------------------------------- */
 
 struct scope_entry {
@@ -142,11 +130,6 @@ struct inline_ctx {
     struct strtab chains;          /* chain id -> frame ids, as bytes */
     uint32_t empty_chain;
     /* One part. */
-    struct self_rec *selfs;
-    size_t nselfs, selfs_cap;
-    struct call_rec *calls;
-    size_t ncalls, calls_cap;
-    struct hashmap call_index;     /* (node << 32 | callee, address) -> call record */
     struct hashmap child_index;    /* (node, frame) -> inlined child node */
     /* Scratch. */
     uint32_t *chain;

@@ -9,7 +9,7 @@
 
 #include <setjmp.h>
 
-#include "stacks/stacks.h"
+#include "read.h"
 #include "linereader.h"
 
 struct reader_failure {

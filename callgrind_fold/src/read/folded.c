@@ -2,12 +2,11 @@
  * into the run's stacks as it is, after checking its form (folded.h). */
 #include "folded.h"
 #include "lex.h"
-#include "inline/inline.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static int folded_line(const char *line, size_t len, struct fold_ctx *ctx,
+static int folded_line(const char *line, size_t len, struct read_target *t,
                        struct diag *d)
 {
     if (len == 0 || line[0] == '#')
@@ -42,7 +41,7 @@ static int folded_line(const char *line, size_t len, struct fold_ctx *ctx,
                  TOKEN_ARGS(count, (size_t)(end - count)));
         return -1;
     }
-    if (!stacks_add_text(&ctx->out, line, (size_t)(stack_end - line), n)) {
+    if (!stacks_add_text(t->stacks, line, (size_t)(stack_end - line), n)) {
         snprintf(d->msg, sizeof d->msg, "summed counts overflow 64 bits");
         return -1;
     }
@@ -50,12 +49,10 @@ static int folded_line(const char *line, size_t len, struct fold_ctx *ctx,
 }
 
 int read_folded(struct linereader *r, const char *first, size_t first_len,
-                struct fold_ctx *ctx, struct diag *d)
+                struct read_target *t, struct diag *d)
 {
-    if (ctx->inl)
-        inline_note_folded(ctx->inl);
-    ctx->saw_folded = true;
-    if (folded_line(first, first_len, ctx, d)) {
+    t->folded_inputs++;
+    if (folded_line(first, first_len, t, d)) {
         d->line = r->lineno;
         return -1;
     }
@@ -71,7 +68,7 @@ int read_folded(struct linereader *r, const char *first, size_t first_len,
                      st == LR_TOO_LONG ? "line longer than 64 MiB" : "read error");
             return -1;
         }
-        if (folded_line(line, len, ctx, d)) {
+        if (folded_line(line, len, t, d)) {
             d->line = r->lineno;
             return -1;
         }

@@ -6,11 +6,11 @@
 
 #include <stddef.h>
 
-#include "stacks/stacks.h"
+#include "read.h"
 #include "linereader.h"
 
-/* Folded stacks, merged into ctx->out unchanged. */
+/* Folded stacks, merged into t->stacks unchanged. */
 int read_folded(struct linereader *r, const char *first, size_t first_len,
-                struct fold_ctx *ctx, struct diag *d);
+                struct read_target *t, struct diag *d);
 
 #endif

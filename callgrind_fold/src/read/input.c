@@ -1,7 +1,6 @@
 /* One input (a file, "-" or a memory block): its format told from its
  * first lines, then handed to the reader for it (read.h). */
 #include "read.h"
-#include "inline/inline.h"
 #include "linereader.h"
 #include "parse.h"
 #include "folded.h"
@@ -28,7 +27,7 @@ static bool is_blank_line(const char *s, size_t len)
     return true;
 }
 
-static int fold_reader(struct linereader *r, struct fold_ctx *ctx, struct diag *d)
+static int read_lines(struct linereader *r, struct read_target *t, struct diag *d)
 {
     bool marked = false; /* "# callgrind format" */
     for (;;) {
@@ -50,7 +49,7 @@ static int fold_reader(struct linereader *r, struct fold_ctx *ctx, struct diag *
         }
         /* The folded tree says what it is on its first line. */
         if (r->lineno == 1 && starts_with(line, len, TREE_MARKER))
-            return read_tree(r, line, len, ctx, d);
+            return read_tree(r, line, len, t, d);
         if (starts_with(line, len, "# callgrind format"))
             marked = true;
         if (len == 0 || line[0] == '#' || is_blank_line(line, len))
@@ -59,8 +58,8 @@ static int fold_reader(struct linereader *r, struct fold_ctx *ctx, struct diag *
          * only be callgrind, or follows its marker, is read as callgrind,
          * whose reader then reports what is wrong precisely. */
         if (marked || is_callgrind_line(line, len))
-            return read_callgrind(r, line, len, ctx, d);
-        return read_folded(r, line, len, ctx, d);
+            return read_callgrind(r, line, len, t, d);
+        return read_folded(r, line, len, t, d);
     }
 }
 
@@ -71,7 +70,7 @@ static void set_name(struct diag *d, const char *name)
     d->msg[0] = '\0';
 }
 
-int fold_path(const char *path, struct fold_ctx *ctx, struct diag *d)
+int read_path(const char *path, struct read_target *t, struct diag *d)
 {
     bool is_stdin = strcmp(path, "-") == 0;
     set_name(d, is_stdin ? "<stdin>" : path);
@@ -81,24 +80,24 @@ int fold_path(const char *path, struct fold_ctx *ctx, struct diag *d)
         return -1;
     }
     struct stat st;
-    if (ctx->inl && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-        inline_expect_input(ctx->inl, (uint64_t)st.st_size);
+    t->input_bytes = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
     struct linereader r;
     lr_open_fd(&r, fd);
-    int rc = fold_reader(&r, ctx, d);
+    int rc = read_lines(&r, t, d);
     lr_close(&r);
     if (!is_stdin)
         close(fd);
     return rc;
 }
 
-int fold_memory(const char *name, const char *data, size_t len,
-                struct fold_ctx *ctx, struct diag *d)
+int read_memory(const char *name, const char *data, size_t len, struct read_target *t,
+                struct diag *d)
 {
+    t->input_bytes = len;
     set_name(d, name);
     struct linereader r;
     lr_open_memory(&r, data, len);
-    int rc = fold_reader(&r, ctx, d);
+    int rc = read_lines(&r, t, d);
     lr_close(&r);
     return rc;
 }

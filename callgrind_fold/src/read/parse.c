@@ -6,11 +6,9 @@
  * distinct names, not on the size of the file. */
 #include "parse.h"
 #include "failure.h"
-#include "stacks/stacks.h"
 #include "events.h"
 #include "lex.h"
 #include "util/util.h"
-#include "inline/inline.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -26,7 +24,8 @@
 enum name_kind { KIND_OBJECT, KIND_FILE, KIND_FUNCTION, KIND_COUNT };
 
 struct parser {
-    struct fold_ctx *ctx;
+    struct read_target *t;
+    struct strtab *names;           /* t->names */
     struct diag *d;
     struct linereader *r;
     struct reader_failure failure;
@@ -61,14 +60,15 @@ struct parser {
     uint32_t callee;
     uint64_t call_count;            /* the count of the pending "calls=" */
     uint64_t call_line;
-    struct profile prof;
+    struct part part;
+    struct profile *prof;           /* &part.prof */
 
-    /* --inline: the "instr" subposition, tracked as callgrind writes it:
+    /* by_address (--inline): the "instr" subposition, tracked as callgrind writes it:
      * relative to the last self-cost line of the function (call lines and
      * the line after "jump="/"jcnd=" do not move it). */
     size_t instr_pos;               /* index in "positions:", or SIZE_MAX */
     uint64_t last_instr;
-    /* -f pprof: the "line" subposition, tracked the same way, for the
+    /* want_lines (-f pprof): the "line" subposition, tracked the same way, for the
      * first line seen in each function. */
     size_t line_pos;                /* index in "positions:", or SIZE_MAX */
     uint64_t last_line;
@@ -200,15 +200,14 @@ static void resolve_events(struct parser *P)
         return;
     if (P->events.ncolumns == 0)
         fail(P, "no \"events:\" line before the profile data");
-    struct fold_ctx *ctx = P->ctx;
-    const char *name = fold_event_name(ctx, P->events.columns[0]);
+    const char *name = read_event_name(P->t, P->events.columns[0]);
     if (P->events.ncolumns > P->weight_cap) {
         P->weight_cap = P->events.ncolumns;
         P->weight = xrealloc(P->weight, P->weight_cap * sizeof *P->weight);
     }
     char err[sizeof P->d->msg];
     if (events_resolve(&P->events, name, P->weight, err, sizeof err)) {
-        if (!ctx->opt.event_may_miss)
+        if (!P->t->opt.event_may_miss)
             fail(P, "%s", err);
         memset(P->weight, 0, P->events.ncolumns * sizeof *P->weight);
     }
@@ -305,7 +304,7 @@ static uint32_t intern_function_name(struct parser *P, const char *p, const char
 {
     uint64_t id;
     if (!compressed_id(P, p, end, &id))
-        return strtab_intern(&P->ctx->names, p, (size_t)(end - p));
+        return strtab_intern(P->names, p, (size_t)(end - p));
     struct buf *out = &P->scratch;
     out->len = 0;
     while (p < end) {
@@ -315,8 +314,8 @@ static uint32_t intern_function_name(struct parser *P, const char *p, const char
         const char *after = compressed_id(P, p, q, &id);
         if (after == q) {
             uint32_t sid = lookup_id(P, KIND_FUNCTION, id);
-            buf_append(out, strtab_str(&P->ctx->names, sid),
-                       strtab_len(&P->ctx->names, sid));
+            buf_append(out, strtab_str(P->names, sid),
+                       strtab_len(P->names, sid));
         } else {
             buf_append(out, p, (size_t)(q - p));
         }
@@ -324,7 +323,7 @@ static uint32_t intern_function_name(struct parser *P, const char *p, const char
             buf_putc(out, '\'');
         p = q + 1;
     }
-    return strtab_intern(&P->ctx->names, out->data, out->len);
+    return strtab_intern(P->names, out->data, out->len);
 }
 
 /* Value of a "spec=" line: "name", "(id) name" or "(id)". */
@@ -336,7 +335,7 @@ static uint32_t parse_name(struct parser *P, enum name_kind kind, const char *p,
     uint32_t sid;
     if (!after) {
         sid = kind == KIND_FUNCTION ? intern_function_name(P, p, end)
-                                    : strtab_intern(&P->ctx->names, p, (size_t)(end - p));
+                                    : strtab_intern(P->names, p, (size_t)(end - p));
     } else {
         const char *name = skip_blanks(after, end);
         if (name == end)
@@ -344,10 +343,10 @@ static uint32_t parse_name(struct parser *P, enum name_kind kind, const char *p,
         if (after == name)
             fail(P, "missing space after compressed name id (%" PRIu64 ")", id);
         sid = kind == KIND_FUNCTION ? intern_function_name(P, name, end)
-                                    : strtab_intern(&P->ctx->names, name, (size_t)(end - name));
+                                    : strtab_intern(P->names, name, (size_t)(end - name));
         define_id(P, kind, id, sid);
     }
-    if (kind == KIND_FUNCTION && strtab_len(&P->ctx->names, sid) == 0)
+    if (kind == KIND_FUNCTION && strtab_len(P->names, sid) == 0)
         fail(P, "empty function name");
     return sid;
 }
@@ -366,8 +365,6 @@ static void start_part(struct parser *P)
     P->last_line = 0;
     P->descs.len = 0;
     P->jump_pending = false;
-    if (P->ctx->inl)
-        inline_part_begin(P->ctx->inl);
     P->part_ordinal++;
     P->part_number = P->part_ordinal;
     P->summary_in_header = false;
@@ -379,7 +376,7 @@ static void start_part(struct parser *P)
     P->call_pending = false;
     P->inlined = NO_NODE;
     hashmap_clear(&P->inlined_nodes);
-    profile_reset(&P->prof);
+    part_reset(&P->part);
 }
 
 static void finish_part(struct parser *P)
@@ -390,48 +387,40 @@ static void finish_part(struct parser *P)
                 "(truncated file?)");
     if (!P->in_body)
         return;
-    struct fold_ctx *ctx = P->ctx;
-    if (ctx->inl) {
-        /* The costs were recorded by address: into the graph now. */
-        char err[sizeof P->d->msg];
-        bool selected = ctx->opt.part == ALL_PARTS || ctx->opt.part == P->part_number;
-        if (inline_apply(ctx->inl, &P->prof, &ctx->names, selected, err, sizeof err))
-            fail(P, "%s", err);
-    }
+    struct read_target *t = P->t;
+    /* By address, the self costs are not in the graph yet: their sum is
+     * kept beside them. */
+    uint64_t total = P->part.by_address ? P->part.addr_total : P->prof->total_self;
     if (P->have_totals) {
-        if (P->totals != P->prof.total_self) {
+        if (P->totals != total) {
             P->d->line = P->totals_line;
             fail(P, "\"totals:\" says %" PRIu64 " but the cost lines sum to %" PRIu64
-                 " (truncated or corrupt file?)", P->totals, P->prof.total_self);
+                 " (truncated or corrupt file?)", P->totals, total);
         }
     } else if (P->summary_in_header) {
         /* callgrind always ends a part with "totals:" */
         fail(P, "part ends without its \"totals:\" line (truncated file?)");
     }
-    ctx->parts_read++;
-    if (ctx->opt.part != ALL_PARTS && ctx->opt.part != P->part_number)
+    t->parts_read++;
+    if (t->opt.part != ALL_PARTS && t->opt.part != P->part_number)
         return;
-    ctx->part_matched = true;
+    t->part_matched = true;
     for (size_t i = 0; i < P->descs.len;) {
         const char *nl = memchr(P->descs.data + i, '\n', P->descs.len - i);
         size_t n = (size_t)(nl - (P->descs.data + i));
-        fold_note_comment(ctx, "desc", P->descs.data + i, n);
+        notes_comment(t, "desc", P->descs.data + i, n);
         i += n + 1;
     }
-    profile_resolve_call_targets(&P->prof);
-    if (ctx->arcs) /* -f dot: the call graph itself, with call counts */
-        callarcs_add_profile(ctx->arcs, &P->prof, ctx);
-    if (fold_profile(&P->prof, ctx, P->d)) {
-        char msg[sizeof P->d->msg];
-        memcpy(msg, P->d->msg, sizeof msg);
-        fail(P, "%s", msg);
-    }
+    P->part.number = P->part_number;
+    char err[sizeof P->d->msg];
+    if (t->sink.part(t->sink.arg, &P->part, err, sizeof err))
+        fail(P, "%s", err);
 }
 
 static void start_body(struct parser *P)
 {
     resolve_events(P);
-    if (P->ctx->inl && P->instr_pos == SIZE_MAX)
+    if (P->part.by_address && P->instr_pos == SIZE_MAX)
         fail(P, "--inline needs instruction addresses, which this profile does not "
              "have (no \"instr\" in \"positions:\"): profile with callgrind "
              "--dump-instr=yes");
@@ -478,12 +467,12 @@ static void set_positions(struct parser *P, const char *p, const char *end)
 }
 
 /* "event: NAME [= EXPR] : LONG NAME": the long name tells a unit. */
-static void note_long_name(struct fold_ctx *ctx, const char *p, const char *end)
+static void note_long_name(struct read_target *t, const char *p, const char *end)
 {
     const char *name, *lng;
     size_t nlen, llen;
     if (events_long_name(p, end, &name, &nlen, &lng, &llen))
-        fold_note_event_long(ctx, name, nlen, lng, llen);
+        notes_event_long(t, name, nlen, lng, llen);
 }
 
 static void header_line(struct parser *P, const char *key, size_t keylen,
@@ -504,12 +493,12 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
         P->events_resolved = false;
         P->saw_events = true;
         for (size_t i = 0; i < P->events.ncolumns; i++)
-            fold_note_event(P->ctx, P->events.columns[i], strlen(P->events.columns[i]));
+            notes_event(P->t, P->events.columns[i], strlen(P->events.columns[i]));
     } else if (key_is(key, keylen, "event")) {
         if (events_add_definition(&P->events, value, (size_t)(end - value), err, sizeof err))
             fail(P, "%s", err);
         P->events_resolved = false;
-        note_long_name(P->ctx, value, end);
+        note_long_name(P->t, value, end);
     } else if (key_is(key, keylen, "positions")) {
         set_positions(P, value, end);
     } else if (key_is(key, keylen, "part")) {
@@ -526,9 +515,9 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
         P->have_totals = true;
         P->totals_line = P->r->lineno;
     } else if (key_is(key, keylen, "cmd")) {
-        fold_note_comment(P->ctx, "cmd", value, (size_t)(end - value));
+        notes_comment(P->t, "cmd", value, (size_t)(end - value));
     } else if (key_is(key, keylen, "desc")) {
-        if (P->ctx->keep_notes) {
+        if (P->t->opt.keep_notes) {
             buf_append(&P->descs, value, (size_t)(end - value));
             buf_putc(&P->descs, '\n');
         }
@@ -548,7 +537,8 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
 static void cost_line(struct parser *P, const char *p, const char *end)
 {
     uint64_t addr = 0, line = 0;
-    bool want_line = P->line_pos != SIZE_MAX && P->ctx->out.keep_sources;
+    bool want_line = P->line_pos != SIZE_MAX && P->t->opt.want_lines;
+    bool by_address = P->part.by_address;
     for (size_t i = 0; i < P->npositions; i++) {
         p = skip_blanks(p, end);
         if (p == end)
@@ -557,18 +547,17 @@ static void cost_line(struct parser *P, const char *p, const char *end)
         if (i == P->line_pos && want_line)
             p = next_subposition(P, p, end, &line, P->last_line);
         else
-            p = next_subposition(P, p, end, i == P->instr_pos && P->ctx->inl ? &addr : NULL,
+            p = next_subposition(P, p, end, i == P->instr_pos && by_address ? &addr : NULL,
                                  P->last_instr);
     }
     uint64_t cost = parse_costs(P, p, end);
-    struct inline_ctx *inl = P->ctx->inl;
-    if (inl && !P->call_pending && !P->jump_pending)
+    if (by_address && !P->call_pending && !P->jump_pending)
         P->last_instr = addr;
     if (want_line && !P->call_pending && !P->jump_pending) {
         P->last_line = line;
         if (P->function != NO_NODE && line > 0 && line <= UINT32_MAX - 1 &&
-            P->prof.nodes[P->function].line == 0)
-            P->prof.nodes[P->function].line = (uint32_t)line;
+            P->prof->nodes[P->function].line == 0)
+            P->prof->nodes[P->function].line = (uint32_t)line;
     }
     P->jump_pending = false;
     if (P->call_pending) {
@@ -577,27 +566,31 @@ static void cost_line(struct parser *P, const char *p, const char *end)
         uint32_t caller = P->function;
         if (P->inlined != NO_NODE) {
             /* a call made from inlined code: below its frame */
-            if (!profile_add_call(&P->prof, P->function, P->inlined, cost))
+            if (!profile_add_call(P->prof, P->function, P->inlined, cost))
                 fail(P, "call cost sum overflows 64 bits");
             caller = P->inlined;
         }
-        if (inl ? !inline_call(inl, caller, P->callee, addr, cost, P->call_count)
-                : !profile_add_call(&P->prof, caller, P->callee, cost))
-            fail(P, "call cost sum overflows 64 bits");
-        profile_add_call_count(&P->prof, caller, P->callee, P->call_count);
+        if (by_address) {
+            if (!part_add_call_at(&P->part, caller, P->callee, addr, cost, P->call_count))
+                fail(P, "call cost sum overflows 64 bits");
+        } else {
+            if (!profile_add_call(P->prof, caller, P->callee, cost))
+                fail(P, "call cost sum overflows 64 bits");
+            profile_add_call_count(P->prof, caller, P->callee, P->call_count);
+        }
         P->call_object = P->call_file = NO_NAME;
         return;
     }
     if (P->function == NO_NODE)
         fail(P, "cost line before any \"fn=\" line");
     if (P->inlined != NO_NODE) {
-        if (!profile_add_call(&P->prof, P->function, P->inlined, cost) ||
-            !profile_add_self(&P->prof, P->inlined, cost))
+        if (!profile_add_call(P->prof, P->function, P->inlined, cost) ||
+            !profile_add_self(P->prof, P->inlined, cost))
             fail(P, "cost sum overflows 64 bits");
         return;
     }
-    if (inl ? !inline_self(inl, P->function, addr, cost)
-            : !profile_add_self(&P->prof, P->function, cost))
+    if (by_address ? !part_add_self_at(&P->part, P->function, addr, cost)
+                   : !profile_add_self(P->prof, P->function, cost))
         fail(P, "cost sum overflows 64 bits");
 }
 
@@ -611,7 +604,7 @@ static void inlined_frame(struct parser *P, const char *value, const char *end)
 {
     size_t len = (size_t)(end - value);
     P->inlined = NO_NODE;
-    if (P->ctx->inl || (len == 3 && memcmp(value, "???", 3) == 0))
+    if (P->part.by_address || (len == 3 && memcmp(value, "???", 3) == 0))
         return;
     if (P->function == NO_NODE)
         fail(P, "\"cfni=\" line before any \"fn=\" line");
@@ -620,8 +613,8 @@ static void inlined_frame(struct parser *P, const char *value, const char *end)
     P->scratch.len = 0;
     buf_append(&P->scratch, value, len);
     buf_append(&P->scratch, INLINE_MARK, sizeof INLINE_MARK - 1);
-    uint32_t name = strtab_intern(&P->ctx->names, P->scratch.data, P->scratch.len);
-    P->inlined = profile_inlined_node(&P->prof, &P->inlined_nodes, P->function, name);
+    uint32_t name = strtab_intern(P->names, P->scratch.data, P->scratch.len);
+    P->inlined = profile_inlined_node(P->prof, &P->inlined_nodes, P->function, name);
 }
 
 /* "calls=COUNT TARGET" or "jump=COUNT TARGET" or "jcnd=EXE/JUMP TARGET":
@@ -655,6 +648,14 @@ static uint64_t check_arc(struct parser *P, const char *p, const char *end, bool
     return first;
 }
 
+/* An object's name: with by_address, the next stage may start preparing
+ * its debug file while the rest is read. */
+static void note_object(struct parser *P, uint32_t name)
+{
+    if (P->part.by_address && P->t->sink.object)
+        P->t->sink.object(P->t->sink.arg, name, strtab_str(P->names, name));
+}
+
 static void position_line(struct parser *P, const char *key, size_t keylen,
                           const char *value, const char *end)
 {
@@ -666,17 +667,15 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
     case 2:
         if (key_is(key, 2, "fn")) {
             uint32_t name = parse_name(P, KIND_FUNCTION, value, end);
-            P->function = profile_function(&P->prof, P->object, P->file, name);
-            P->prof.nodes[P->function].defined = true;
+            P->function = profile_function(P->prof, P->object, P->file, name);
+            P->prof->nodes[P->function].defined = true;
             P->call_object = P->call_file = P->call_name = NO_NAME;
             P->inlined = NO_NODE;
             P->last_instr = 0; /* callgrind restarts positions per function */
             P->last_line = 0;
         } else if (key_is(key, 2, "ob")) {
             P->object = parse_name(P, KIND_OBJECT, value, end);
-            if (P->ctx->inl)
-                inline_note_object(P->ctx->inl, P->object,
-                                   strtab_str(&P->ctx->names, P->object));
+            note_object(P, P->object);
         } else if (key_is(key, 2, "fl") || key_is(key, 2, "fi") || key_is(key, 2, "fe")) {
             /* fi=/fe= switch the source file for inlined code; the
              * function stays the same. */
@@ -696,9 +695,7 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
             P->call_object = parse_name(P, KIND_OBJECT, value, end);
             /* A callee's object is often named here long before its own
              * "ob=" (libc's, say, 1% into a file and its "ob=" at 40%). */
-            if (P->ctx->inl)
-                inline_note_object(P->ctx->inl, P->call_object,
-                                   strtab_str(&P->ctx->names, P->call_object));
+            note_object(P, P->call_object);
         } else if (key_is(key, 3, "jfi")) {
             parse_name(P, KIND_FILE, value, end); /* may define an id */
         } else if (key_is(key, 3, "jfn")) {
@@ -734,7 +731,7 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
             if (P->call_name == NO_NAME)
                 fail(P, "\"calls=\" line without a \"cfn=\" line naming the callee");
             P->callee = profile_function(
-                &P->prof, P->call_object != NO_NAME ? P->call_object : P->object,
+                P->prof, P->call_object != NO_NAME ? P->call_object : P->object,
                 P->call_file != NO_NAME ? P->call_file : P->file, P->call_name);
             P->call_pending = true;
             P->call_line = P->r->lineno;
@@ -808,23 +805,28 @@ static void free_parser(struct parser *P)
     buf_free(&P->descs);
     events_free(&P->events);
     free(P->weight);
-    profile_free(&P->prof);
+    part_free(&P->part);
     free(P);
 }
 
 int read_callgrind(struct linereader *r, const char *first, size_t first_len,
-                   struct fold_ctx *ctx, struct diag *d)
+                   struct read_target *t, struct diag *d)
 {
     struct parser *P = xcalloc(1, sizeof *P);
-    P->ctx = ctx;
+    P->t = t;
+    P->names = t->names;
     P->d = d;
     P->r = r;
     for (int k = 0; k < KIND_COUNT; k++)
         hashmap_init(&P->ids[k]);
     hashmap_init(&P->inlined_nodes);
     events_init(&P->events);
-    profile_init(&P->prof);
-    P->empty_name = strtab_intern(&ctx->names, "", 0);
+    part_init(&P->part);
+    P->prof = &P->part.prof;
+    P->part.by_address = t->opt.by_address;
+    if (t->opt.by_address)
+        part_expect_bytes(&P->part, t->input_bytes);
+    P->empty_name = strtab_intern(t->names, "", 0);
     P->failure.d = d;
     P->failure.r = r;
     if (setjmp(P->failure.jump)) {

@@ -6,14 +6,14 @@
 
 #include <stddef.h>
 
-#include "stacks/stacks.h"
+#include "read.h"
 #include "linereader.h"
 
 /* The callgrind format (callgrind/docs/cl-format.xml), any number of
- * parts; each selected part is folded into ctx->out as it ends, so only
- * one part's call graph is ever held in memory. */
+ * parts; each selected part goes to t->sink as it ends, so only one
+ * part's call graph is ever held in memory. */
 int read_callgrind(struct linereader *r, const char *first, size_t first_len,
-                   struct fold_ctx *ctx, struct diag *d);
+                   struct read_target *t, struct diag *d);
 
 /* True if the line can only start a callgrind profile: a known header
  * ("events: ...") or position line ("fn=..."). */

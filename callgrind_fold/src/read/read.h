@@ -1,36 +1,122 @@
-/* read/: the first stage. Inputs in, stacks or a call graph out.
+/* read/: the first stage. Inputs in, parts and stacks out.
  *
  * Takes: files, standard input ("-") or memory blocks, in any of three
  * formats told apart by their first lines (input.c): callgrind profiles
  * (parse.c, with events.c for "events:"/"event:" and --event), folded
  * trees from the patched callgrind's --dump-folded=yes (tree.c), and
- * folded stacks text (parse.c). Lines come from linereader.c, without an
- * allocation per line.
- * Hands on: into the run's struct fold_ctx (stacks/stacks.h). A callgrind
- * part is read into a struct profile (its call graph) and handed to the
- * stack builder (fold_profile) as the part ends, so only one part's graph
- * is ever held; with --inline its costs go through inline/ first
- * (inline_apply). Folded trees and folded text are exact stacks already and
- * go straight into the stacks. Errors come back as struct diag
- * ("FILE:LINE: message"). */
+ * folded stacks text (folded.c). Lines come from linereader.c, without an
+ * allocation per line; failure.c is the one way a reader stops at a bad
+ * line.
+ * Hands on, into a struct read_target that the pipeline (pipeline.h)
+ * sets up:
+ *   - each callgrind part that passes --part, read completely, as a
+ *     struct part (stacks/stacks.h: its call graph, or with --inline its
+ *     costs by address) to the target's part_sink: only one part's graph
+ *     is ever held;
+ *   - folded trees and folded text, which are exact stacks already,
+ *     straight into the target's struct stacks;
+ *   - what the inputs say besides costs (notes.c: events, their long
+ *     names, "cmd:" and "desc:" lines) when asked for.
+ * Depends on the stacks model (stacks/stacks.h) and util/ only. Errors
+ * come back as struct diag ("FILE:LINE: message"). */
 #ifndef CF_READ_READ_H
 #define CF_READ_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "stacks/stacks.h"
+#include "util/util.h"
 
-/* input.c: one input: a file, standard input ("-") or a memory block, whose format
- * (callgrind profile, folded tree or folded stacks) is recognised from its
- * first lines. */
+#define ALL_PARTS 0
 
-/* Each returns 0, or -1 with d filled in (d->file is set by them), or
+/* Where and why an input is rejected. */
+struct diag {
+    char file[256];
+    uint64_t line;            /* 0: no line applies */
+    char msg[512];
+};
+
+struct read_options {
+    const char *event;        /* NULL: the first event of the first input */
+    bool event_may_miss;      /* a part without the event counts 0 for it
+                                 (-f pprof's passes for the other events) */
+    uint64_t part;            /* ALL_PARTS or a part number */
+    struct frame_style style; /* frames of folded trees */
+    bool by_address;          /* --inline: parts keep costs by address */
+    bool want_lines;          /* the first source line of each function */
+    bool keep_notes;          /* fill read_target.notes */
+};
+
+/* notes.c: what the inputs say besides costs, for -f pprof. */
+struct input_notes {
+    struct strtab events;        /* event names, in order of first sight */
+    char **event_long;           /* "NAME\0LONG" of "event: NAME : LONG" lines */
+    size_t nevent_long, event_long_cap;
+    struct strtab comments;      /* "cmd: ..." and "desc: ..." lines, once each */
+};
+
+/* The next stage, for callgrind parts. */
+struct part_sink {
+    void *arg;
+    /* A part that passed --part, read completely. Returns 0, or -1 with
+     * a message in err (the reader then fails at the part's last line). */
+    int (*part)(void *arg, struct part *part, char *err, size_t errlen);
+    /* An object named by "ob=" or "cob=" (`name` its id in names), only
+     * with by_address: its debug file may be prepared while reading goes
+     * on. May be NULL. */
+    void (*object)(void *arg, uint32_t name, const char *path);
+};
+
+struct read_target {
+    struct read_options opt;
+    struct strtab *names;        /* every function, file and object name */
+    struct stacks *stacks;       /* exact stacks of trees and folded text */
+    struct part_sink sink;
+    struct input_notes notes;    /* filled when opt.keep_notes */
+    /* What was read so far. */
+    char *first_event;           /* the first input's first event */
+    uint64_t parts_read;         /* callgrind and tree parts, selected or not */
+    bool part_matched;           /* some part passed --part */
+    uint64_t folded_inputs;      /* trees and folded text: no call counts,
+                                    no addresses */
+    uint64_t input_bytes;        /* size of the input being read, 0 if unknown */
+};
+
+void read_target_init(struct read_target *t, const struct read_options *opt,
+                      struct strtab *names, struct stacks *stacks,
+                      const struct part_sink *sink);
+void read_target_free(struct read_target *t);
+
+/* The event to count: --event, else the first column of the first input
+ * (remembered, so that every input counts the same event). */
+const char *read_event_name(struct read_target *t, const char *first_column);
+/* The event counted, or NULL when no input named one (folded stacks). */
+const char *read_chosen_event(const struct read_target *t);
+
+/* notes.c: each does nothing unless opt.keep_notes. An event of an
+ * "events:" line, an event's long name ("event: NAME : LONG"), and a line
+ * of a part's description ("cmd: ...", "desc: ...", kept once each). */
+void notes_event(struct read_target *t, const char *name, size_t len);
+void notes_event_long(struct read_target *t, const char *name, size_t len,
+                      const char *long_name, size_t long_len);
+void notes_comment(struct read_target *t, const char *key, const char *text, size_t len);
+/* The long name noted for an event, or NULL. */
+const char *notes_event_long_name(const struct input_notes *n, const char *name,
+                                  size_t len);
+
+/* input.c: one input, a file, standard input ("-") or a memory block,
+ * whose format (callgrind profile, folded tree or folded stacks) is
+ * recognised from its first lines.
+ *
+ * Each returns 0, or -1 with d filled in (d->file is set by them), or
  * INPUT_EMPTY (also with d filled in) when there is no data at all:
  * callgrind --separate-threads=yes leaves such a file next to the real
  * ones, so the caller may skip it when other inputs have data. */
 #define INPUT_EMPTY 1
-int fold_path(const char *path, struct fold_ctx *ctx, struct diag *d);
-int fold_memory(const char *name, const char *data, size_t len,
-                struct fold_ctx *ctx, struct diag *d);
+int read_path(const char *path, struct read_target *t, struct diag *d);
+int read_memory(const char *name, const char *data, size_t len, struct read_target *t,
+                struct diag *d);
 
 #endif

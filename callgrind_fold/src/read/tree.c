@@ -10,7 +10,6 @@
 #include "events.h"
 #include "lex.h"
 #include "util/util.h"
-#include "inline/inline.h"
 
 #include <inttypes.h>
 #include <setjmp.h>
@@ -26,7 +25,7 @@
 enum tree_state { IN_HEADER, IN_PART, AFTER_TOTALS };
 
 struct tree_reader {
-    struct fold_ctx *ctx;
+    struct read_target *t;
     struct diag *d;
     struct linereader *r;
     struct reader_failure failure;
@@ -37,7 +36,7 @@ struct tree_reader {
     uint64_t events_line;
     size_t column;              /* the selected event's column */
 
-    /* "fn:" ids: id -> name (in `names`), name -> frame id in ctx->out. */
+    /* "fn:" ids: id -> name (in `names`), name -> frame id in t->stacks. */
     struct strtab names;
     uint32_t *dense;            /* id -> name, NO_NAME if undefined */
     size_t dense_cap;
@@ -129,8 +128,8 @@ static void fn_line(struct tree_reader *T, const char *p, const char *end)
         for (size_t i = old; i < T->frame_cap; i++)
             T->frame_of[i] = NO_NAME;
         T->scratch.len = 0;
-        frame_append(&T->scratch, name, len, NULL, 0, &T->ctx->opt.style);
-        T->frame_of[sid] = stacks_frame(&T->ctx->out, T->scratch.data, T->scratch.len);
+        frame_append(&T->scratch, name, len, NULL, 0, &T->t->opt.style);
+        T->frame_of[sid] = stacks_frame(T->t->stacks, T->scratch.data, T->scratch.len);
     }
     uint32_t old = name_of_id(T, id);
     if (old == sid)
@@ -159,8 +158,7 @@ static void choose_event(struct tree_reader *T)
 {
     if (T->events.ncolumns == 0)
         fail(T, "no \"events:\" line before the first \"part:\"");
-    struct fold_ctx *ctx = T->ctx;
-    const char *name = fold_event_name(ctx, T->events.columns[0]);
+    const char *name = read_event_name(T->t, T->events.columns[0]);
     uint64_t *weight = xcalloc(T->events.ncolumns, sizeof *weight);
     char err[sizeof T->d->msg];
     int rc = events_resolve(&T->events, name, weight, err, sizeof err);
@@ -168,7 +166,7 @@ static void choose_event(struct tree_reader *T)
     while (rc == 0 && weight[T->column] == 0)
         T->column++;
     free(weight);
-    if (rc && ctx->opt.event_may_miss) {
+    if (rc && T->t->opt.event_may_miss) {
         T->column = SIZE_MAX; /* the event counts 0 here */
     } else if (rc) {
         T->d->line = T->events_line;
@@ -184,7 +182,7 @@ static void part_line(struct tree_reader *T, const char *p, const char *end)
     if (T->state == IN_HEADER)
         choose_event(T);
     uint64_t number = sole_number(T, p, end, "part number");
-    uint64_t want = T->ctx->opt.part;
+    uint64_t want = T->t->opt.part;
     T->selected = want == ALL_PARTS || want == number;
     memset(T->sum, 0, T->events.ncolumns * sizeof *T->sum);
     T->depth = 0;
@@ -211,9 +209,9 @@ static void totals_line(struct tree_reader *T, const char *p, const char *end)
                  T->sum[column]);
         column++;
     }
-    T->ctx->parts_read++;
+    T->t->parts_read++;
     if (T->selected)
-        T->ctx->part_matched = true;
+        T->t->part_matched = true;
     T->state = AFTER_TOTALS;
 }
 
@@ -256,7 +254,7 @@ static void node_line(struct tree_reader *T, const char *p, const char *end)
     GROW(T->path, T->path_cap, at);
     T->path[at] = T->frame_of[name];
     T->depth = (size_t)depth;
-    if (cost && T->selected && !stacks_add(&T->ctx->out, T->path, T->depth, cost))
+    if (cost && T->selected && !stacks_add(T->t->stacks, T->path, T->depth, cost))
         fail(T, "summed counts overflow 64 bits");
 }
 
@@ -279,16 +277,16 @@ static void key_line(struct tree_reader *T, const char *key, size_t keylen,
                 fail(T, "%s", err);
             T->events_line = T->r->lineno;
             for (size_t i = 0; i < T->events.ncolumns; i++)
-                fold_note_event(T->ctx, T->events.columns[i], strlen(T->events.columns[i]));
+                notes_event(T->t, T->events.columns[i], strlen(T->events.columns[i]));
         } else if (key_is(key, keylen, "event")) {
             /* "event: NAME : LONG NAME", as in callgrind.out: the long
              * name tells a unit ("sysTime (elapsed ns)") */
             const char *name, *lng;
             size_t nlen, llen;
             if (events_long_name(value, end, &name, &nlen, &lng, &llen))
-                fold_note_event_long(T->ctx, name, nlen, lng, llen);
+                notes_event_long(T->t, name, nlen, lng, llen);
         } else if (key_is(key, keylen, "cmd")) {
-            fold_note_comment(T->ctx, "cmd", value, (size_t)(end - value));
+            notes_comment(T->t, "cmd", value, (size_t)(end - value));
         } else if (key_is(key, keylen, "version") && !key_is(value, (size_t)(end - value), "1")) {
             fail(T, "folded tree version " TOKEN_FMT " is not supported (only 1 is)",
                  TOKEN_ARGS(value, (size_t)(end - value)));
@@ -299,7 +297,7 @@ static void key_line(struct tree_reader *T, const char *key, size_t keylen,
         /* which thread and why the dump: a note for -f pprof */
         value = skip_blanks(value, end);
         if (T->selected && key_is(key, keylen, "desc"))
-            fold_note_comment(T->ctx, "desc", value, (size_t)(end - value));
+            notes_comment(T->t, "desc", value, (size_t)(end - value));
     } else {
         fail(T, "unexpected \"%.*s:\" line %s", (int)(keylen > 40 ? 40 : keylen), key,
              T->state == IN_PART ? "in a part" : "after the part's \"totals:\" line");
@@ -348,10 +346,10 @@ static void free_reader(struct tree_reader *T)
 }
 
 int read_tree(struct linereader *r, const char *first, size_t first_len,
-              struct fold_ctx *ctx, struct diag *d)
+              struct read_target *t, struct diag *d)
 {
     struct tree_reader *T = xcalloc(1, sizeof *T);
-    T->ctx = ctx;
+    T->t = t;
     T->d = d;
     T->r = r;
     T->state = IN_HEADER;
@@ -369,9 +367,7 @@ int read_tree(struct linereader *r, const char *first, size_t first_len,
              TOKEN_ARGS(first, first_len));
     /* No call counts and no addresses: for -f dot and --inline, a tree is
      * like folded stacks. */
-    ctx->saw_folded = true;
-    if (ctx->inl)
-        inline_note_folded(ctx->inl);
+    t->folded_inputs++;
     for (;;) {
         const char *line;
         size_t len;

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "stacks/stacks.h"
+#include "read.h"
 #include "linereader.h"
 
 /* The first line of every folded tree, exactly. */
@@ -15,9 +15,9 @@
 
 /* Reads the rest of a folded tree whose first line (the caller read it
  * to tell the formats apart, and it starts with TREE_MARKER) is passed
- * in; the selected parts' stacks go into ctx->out as the nodes are read.
+ * in; the selected parts' stacks go into t->stacks as the nodes are read.
  * Returns 0, or -1 with d->line and d->msg set. */
 int read_tree(struct linereader *r, const char *first, size_t first_len,
-              struct fold_ctx *ctx, struct diag *d);
+              struct read_target *t, struct diag *d);
 
 #endif

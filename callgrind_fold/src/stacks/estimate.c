@@ -343,7 +343,7 @@ static uint32_t first_guess(const struct walker *w, const char **why)
 
 struct emitter {
     const struct walker *w;
-    struct fold_ctx *ctx;
+    struct fold_target *t;
     uint32_t *frame;     /* node -> output frame id */
     uint32_t *frame_len; /* node -> length of its frame text */
     uint32_t *path;      /* frame ids of the current stack */
@@ -353,7 +353,7 @@ struct emitter {
 /* Frame of every function, made once. */
 static void build_frames(struct emitter *em, const struct profile *p)
 {
-    struct fold_ctx *ctx = em->ctx;
+    struct fold_target *ft = em->t;
     size_t n = p->nnodes;
     struct buf text = {0};
     em->frame = xmalloc((n ? n : 1) * sizeof *em->frame);
@@ -361,12 +361,11 @@ static void build_frames(struct emitter *em, const struct profile *p)
     for (size_t i = 0; i < n; i++) {
         const struct fn_node *fn = &p->nodes[i];
         text.len = 0;
-        frame_append(&text, strtab_str(&ctx->names, fn->name),
-                     strtab_len(&ctx->names, fn->name),
-                     strtab_str(&ctx->names, fn->object),
-                     strtab_len(&ctx->names, fn->object), &ctx->opt.style);
-        em->frame[i] = stacks_frame(&ctx->out, text.data ? text.data : "", text.len);
-        stacks_frame_source(&ctx->out, em->frame[i], fn->object, fn->file, fn->line);
+        frame_append(&text, strtab_str(ft->names, fn->name), strtab_len(ft->names, fn->name),
+                     strtab_str(ft->names, fn->object), strtab_len(ft->names, fn->object),
+                     &ft->style);
+        em->frame[i] = stacks_frame(ft->out, text.data ? text.data : "", text.len);
+        stacks_frame_source(ft->out, em->frame[i], fn->object, fn->file, fn->line);
         em->frame_len[i] = (uint32_t)text.len;
     }
     buf_free(&text);
@@ -395,7 +394,7 @@ static int emit_stacks(struct emitter *em)
     const struct walker *w = em->w;
     const struct profile *p = w->p;
     const struct context_tree *t = &w->tree;
-    struct fold_ctx *ctx = em->ctx;
+    struct fold_target *ft = em->t;
     size_t n = p->nnodes;
 
     u128 *weight_sum = xcalloc(n, sizeof *weight_sum);
@@ -421,14 +420,14 @@ static int emit_stacks(struct emitter *em)
         uint64_t share = apportion_share(self, weight_done[node], t->weight[i],
                                          weight_sum[node]);
         weight_done[node] += t->weight[i];
-        if (share > 0 && !stacks_add(&ctx->out, em->path, depth, share))
+        if (share > 0 && !stacks_add(ft->out, em->path, depth, share))
             rc = -1;
     }
     for (size_t i = 0; i < n && rc == 0; i++) {
         if (p->nodes[i].self == 0 || weight_sum[i] > 0)
             continue;
         fallback_path(em, (uint32_t)i);
-        if (!stacks_add(&ctx->out, em->path, em->path_len, p->nodes[i].self))
+        if (!stacks_add(ft->out, em->path, em->path_len, p->nodes[i].self))
             rc = -1;
     }
     free(open_entry);
@@ -437,7 +436,7 @@ static int emit_stacks(struct emitter *em)
     return rc;
 }
 
-int fold_profile(const struct profile *p, struct fold_ctx *ctx, struct diag *d)
+int fold_profile(const struct profile *p, struct fold_target *t, char *err, size_t errlen)
 {
     if (p->total_self == 0)
         return 0;
@@ -446,21 +445,21 @@ int fold_profile(const struct profile *p, struct fold_ctx *ctx, struct diag *d)
     w.p = p;
     graph_build(&w.g, p);
     w.on_path = xcalloc(p->nnodes, sizeof *w.on_path);
-    struct emitter em = {.w = &w, .ctx = ctx};
+    struct emitter em = {.w = &w, .t = t};
     build_frames(&em, p);
     w.frame_len = em.frame_len;
     /* Paths never repeat a function: nnodes frames are enough. */
     em.path = xmalloc((p->nnodes + 1) * sizeof *em.path);
     find_starts(&w);
-    walk_all(&w, ctx->opt.resolution);
+    walk_all(&w, t->resolution);
 
-    uint64_t before = ctx->out.total;
+    uint64_t before = t->out->total;
     int rc = emit_stacks(&em);
     if (rc != 0) {
-        snprintf(d->msg, sizeof d->msg, "summed costs overflow 64 bits");
-    } else if (ctx->out.total - before != p->total_self) {
+        snprintf(err, errlen, "summed costs overflow 64 bits");
+    } else if (t->out->total - before != p->total_self) {
         /* Cannot happen by construction; refuse to print a wrong sum. */
-        snprintf(d->msg, sizeof d->msg,
+        snprintf(err, errlen,
                  "internal error: folded stacks do not sum to the part's total");
         rc = -1;
     }
@@ -468,15 +467,15 @@ int fold_profile(const struct profile *p, struct fold_ctx *ctx, struct diag *d)
     const char *why = NULL;
     uint32_t guess = first_guess(&w, &why);
     if (guess != NO_NODE || w.guessed_entry) {
-        if (!ctx->estimated) {
+        if (!t->estimated) {
             if (guess != NO_NODE)
-                snprintf(ctx->estimate_reason, sizeof ctx->estimate_reason, "%s %s",
-                         strtab_str(&ctx->names, p->nodes[guess].name), why);
+                snprintf(t->estimate_reason, sizeof t->estimate_reason, "%s %s",
+                         strtab_str(t->names, p->nodes[guess].name), why);
             else
-                snprintf(ctx->estimate_reason, sizeof ctx->estimate_reason,
+                snprintf(t->estimate_reason, sizeof t->estimate_reason,
                          "a call cycle has no entry from outside");
         }
-        ctx->estimated = true;
+        t->estimated = true;
     }
 
     free(em.frame);

@@ -68,7 +68,8 @@ uint32_t stacks_frame(struct stacks *s, const char *text, size_t len)
     return strtab_intern(&s->frames, text, len);
 }
 
-bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64_t count)
+uint32_t stacks_add_id(struct stacks *s, const uint32_t *frames, size_t nframes,
+                       uint64_t count)
 {
     uint32_t id = strtab_intern(&s->paths, (const char *)frames, nframes * sizeof *frames);
     if (id >= s->count_cap) {
@@ -76,8 +77,14 @@ bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64
         GROW(s->count, s->count_cap, id);
         memset(s->count + old, 0, (s->count_cap - old) * sizeof *s->count);
     }
-    return add_u64(s->count[id], count, &s->count[id]) &&
-           add_u64(s->total, count, &s->total);
+    if (!add_u64(s->count[id], count, &s->count[id]) || !add_u64(s->total, count, &s->total))
+        return UINT32_MAX;
+    return id;
+}
+
+bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64_t count)
+{
+    return stacks_add_id(s, frames, nframes, count) != UINT32_MAX;
 }
 
 bool stacks_add_text(struct stacks *s, const char *stack, size_t len, uint64_t count)
@@ -204,4 +211,38 @@ int stacks_write(const struct stacks *s, FILE *out)
     buf_free(&line);
     free(order);
     return rc;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+size_t stacks_count_ids(const struct stacks *s)
+{
+    return s->paths.count;
+}
+
+size_t stacks_count_frames(const struct stacks *s)
+{
+    return s->frames.count;
+}
+
+uint64_t stacks_count(const struct stacks *s, uint32_t id)
+{
+    return id < s->count_cap ? s->count[id] : 0;
+}
+
+uint64_t stacks_total(const struct stacks *s)
+{
+    return s->total;
+}
+
+const uint32_t *stacks_path(const struct stacks *s, uint32_t id, size_t *n)
+{
+    *n = strtab_len(&s->paths, id) / sizeof(uint32_t);
+    return (const uint32_t *)(const void *)strtab_str(&s->paths, id);
+}
+
+const char *stacks_frame_text(const struct stacks *s, uint32_t frame, size_t *len)
+{
+    *len = strtab_len(&s->frames, frame);
+    return strtab_str(&s->frames, frame);
 }

@@ -1,22 +1,22 @@
-/* stacks/: from a profile to folded stacks, the model every later stage
- * works on.
+/* stacks/: from a profile to folded stacks, the model every stage works
+ * on.
  *
- * Takes: one part of a profile at a time, as the call graph the reader
- * built (struct profile: functions with self costs, call arcs with
- * inclusive costs), or stacks the reader already knows exactly (folded
- * trees and folded text go straight into stacks_add/stacks_add_text).
- * Hands on: struct fold_ctx, the run's summed stacks (struct stacks, each
- * a sequence of frame ids) with what is known about them (exact or
- * estimated, the event, the parts read), and, for the call graph, the call
- * arcs between frames (struct callarcs).
+ * The model: struct profile (one part's call graph: functions with self
+ * costs, call arcs with inclusive costs), struct part (a profile as the
+ * reader hands it on, with its costs by instruction address when --inline
+ * asked for them), and struct stacks (distinct folded stacks, each a
+ * sequence of frame ids, with summed counts). Readers fill profiles and
+ * stacks, the pipeline (pipeline.h) moves a part from stage to stage, and
+ * writers read stacks through the functions below.
  *
- * The call graph becomes stacks in estimate.c: exact when every function
- * with cost has a single costed call path from a root (contexts of
- * --separate-callers, call trees), else estimated, the self costs
- * apportioned among the paths (apportion.c) so that every sum is kept to
- * the unit. graph.c holds the views of the graph that estimate walks.
- * frames.c turns a function into its frame text (clone folding, ";"
- * escaping, "[object]"). Depends on util/ only. */
+ * The call graph becomes stacks in estimate.c (fold_profile): exact when
+ * every function with cost has a single costed call path from a root
+ * (contexts of --separate-callers, call trees), else estimated, the self
+ * costs apportioned among the paths (apportion.c) so that every sum is
+ * kept to the unit. graph.c holds the views of the graph that estimate
+ * walks. frames.c turns a function into its frame text (clone folding,
+ * ";" escaping, "[object]"). callarcs.c keeps the call graph for -f dot.
+ * Depends on util/ only. */
 #ifndef CF_STACKS_STACKS_H
 #define CF_STACKS_STACKS_H
 
@@ -91,6 +91,9 @@ const struct frame_source *stacks_source_of(const struct stacks *s, uint32_t fra
 void stacks_take_counts(struct stacks *s, uint64_t **count, size_t *len, uint64_t *total);
 /* Both return false when a sum would overflow 64 bits. */
 bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64_t count);
+/* stacks_add, returning the stack's id (UINT32_MAX on overflow). */
+uint32_t stacks_add_id(struct stacks *s, const uint32_t *frames, size_t nframes,
+                       uint64_t count);
 /* A stack as text, frames separated by ';'. */
 bool stacks_add_text(struct stacks *s, const char *stack, size_t len, uint64_t count);
 /* Writes "stack count" lines with a nonzero count, sorted by bytes
@@ -100,6 +103,17 @@ int stacks_write(const struct stacks *s, FILE *out);
  * also is not NULL), in the byte order of stacks_write. Sets *n; the
  * array is the caller's to free. */
 uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *n);
+/* Reading the stacks (writers use these, not the fields). Stack ids and
+ * frame ids count from 0; a stack id below stacks_count_ids may have count
+ * 0 (e.g. a --diff stack only the base has). */
+size_t stacks_count_ids(const struct stacks *s);
+size_t stacks_count_frames(const struct stacks *s);
+uint64_t stacks_count(const struct stacks *s, uint32_t id);
+uint64_t stacks_total(const struct stacks *s);
+/* The frames of stack `id`, root first; *n is set to their number. */
+const uint32_t *stacks_path(const struct stacks *s, uint32_t id, size_t *n);
+/* The text of frame `frame`; *len is set to its length. */
+const char *stacks_frame_text(const struct stacks *s, uint32_t frame, size_t *len);
 
 /* ---- profile.c ---- */
 /* The call graph of one part of a profile, for one event: functions with
@@ -139,6 +153,10 @@ void profile_reset(struct profile *p);
 /* Node for a function identity, created on first use. */
 uint32_t profile_function(struct profile *p, uint32_t object, uint32_t file,
                           uint32_t name);
+/* Appended to the name of every inlined frame: "NAME [inlined]", made
+ * by --inline from DWARF and from callgrind's "cfni=" lines alike. */
+#define INLINE_MARK " [inlined]"
+
 /* Node of code inlined into `parent` under the frame name `name` ("NAME
  * [inlined]"): one per (parent, name), kept in `index`, the caller's (not
  * node_index: the same inlined function below two parents is two nodes). */
@@ -156,82 +174,49 @@ void profile_add_call_count(struct profile *p, uint32_t caller, uint32_t callee,
  * same name, so that a file quirk does not cut the graph apart. */
 void profile_resolve_call_targets(struct profile *p);
 
-/* ---- fold.c ---- */
-/* State shared by the readers and the stack builder for one program run. */
+/* ---- part.c ---- */
+/* One part of a callgrind profile as the reader hands it on. With
+ * `by_address` (--inline) the costs are not in the graph yet but kept by
+ * instruction address, for the inline stage to split them by the
+ * functions inlined there; the graph then has the functions and their
+ * names only. */
 
-struct callarcs;
-struct inline_ctx;
+struct addr_self {
+    uint32_t node;
+    uint64_t addr, cost;
+};
 
-#define ALL_PARTS 0
+struct addr_call {
+    uint32_t node, callee;
+    uint64_t addr, cost, calls;
+};
+
+struct part {
+    struct profile prof;
+    uint64_t number;            /* its "part:" number, else 1, 2, ... */
+    bool by_address;
+    struct addr_self *selfs;    /* one per cost line (neighbours merged) */
+    size_t nselfs, selfs_cap;
+    struct addr_call *calls;    /* one per (caller, callee, address) */
+    size_t ncalls, calls_cap;
+    struct hashmap call_index;
+    uint64_t addr_total;        /* sum of the selfs' costs */
+};
+
+void part_init(struct part *pt);
+void part_free(struct part *pt);
+/* Empties the part for the next one, keeping its memory. */
+void part_reset(struct part *pt);
+/* An input of `bytes` bytes is next: room for its cost lines is made at
+ * once instead of by doubling (copying megabytes). */
+void part_expect_bytes(struct part *pt, uint64_t bytes);
+/* Costs at an address (by_address parts). Both return false when a sum
+ * overflows 64 bits. */
+bool part_add_self_at(struct part *pt, uint32_t node, uint64_t addr, uint64_t cost);
+bool part_add_call_at(struct part *pt, uint32_t node, uint32_t callee, uint64_t addr,
+                      uint64_t cost, uint64_t calls);
+
 #define DEFAULT_RESOLUTION 100000
-
-struct fold_options {
-    const char *event;        /* NULL: the first event of the first part */
-    bool event_may_miss;      /* a part without the event counts 0 for it
-                                 (-f pprof's passes for the other events) */
-    uint64_t part;            /* ALL_PARTS or a part number */
-    uint64_t resolution;      /* estimated paths lighter than total/resolution
-                                 are not followed; 0: follow all */
-    struct frame_style style;
-};
-
-struct fold_ctx {
-    struct fold_options opt;
-    char *default_event;      /* first event seen, when opt.event is NULL */
-    struct strtab names;      /* every function, file and object name */
-    struct stacks out;
-    bool estimated;           /* some stacks came from the call-graph estimate */
-    char estimate_reason[200]; /* the first thing that had to be guessed */
-    bool part_matched;        /* some part passed the --part filter */
-    uint64_t parts_read;
-    bool saw_folded;          /* some input was folded stacks or a folded
-                                 tree: no call counts, no addresses */
-    struct callarcs *arcs;    /* when set: callgrind call arcs are kept here */
-    struct inline_ctx *inl;   /* --inline (inline.h): owned by main, else NULL */
-    /* -f pprof: what the readers note about the inputs besides stacks
-     * (fold_note_*), and the counts of every event (main fills them, one
-     * pass over the inputs per event). */
-    bool keep_notes;
-    struct strtab events_seen;   /* event names, in order of first sight */
-    char **event_long;           /* "NAME\0LONG" of "event: NAME : LONG" lines */
-    size_t nevent_long, event_long_cap;
-    struct strtab comments;      /* "cmd: ..." and "desc: ..." lines */
-    struct event_column *columns;
-    size_t ncolumns;
-    size_t default_column;       /* the --event's column */
-};
-
-/* The counts of one event by stack id (ids >= len count 0). */
-struct event_column {
-    const char *event;           /* owned by events_seen or the options */
-    const char *long_name;       /* NULL if none */
-    uint64_t *count;
-    size_t len;
-    uint64_t total;
-};
-
-/* Where and why an input is rejected. */
-struct diag {
-    char file[256];
-    uint64_t line;            /* 0: no line applies */
-    char msg[512];
-};
-
-void fold_init(struct fold_ctx *ctx, const struct fold_options *opt);
-void fold_free(struct fold_ctx *ctx);
-/* When ctx->keep_notes: an event of an "events:" line, an event's long
- * name ("event: NAME : LONG"), and a line of a part's description
- * ("cmd: ...", "desc: ...", kept once each). */
-/* The event to count: --event, else the first column of the first input
- * (remembered, so that every input counts the same event). */
-const char *fold_event_name(struct fold_ctx *ctx, const char *first_column);
-void fold_note_event(struct fold_ctx *ctx, const char *name, size_t len);
-void fold_note_event_long(struct fold_ctx *ctx, const char *name, size_t len,
-                          const char *long_name, size_t long_len);
-void fold_note_comment(struct fold_ctx *ctx, const char *key, const char *text,
-                       size_t len);
-/* The long name noted for an event, or NULL. */
-const char *fold_event_long(const struct fold_ctx *ctx, const char *name, size_t len);
 
 /* ---- estimate.c ---- */
 /* Folded stacks from a call graph.
@@ -249,10 +234,22 @@ const char *fold_event_long(const struct fold_ctx *ctx, const char *name, size_t
  * with callgrind --separate-callers contexts that reach a root, or with a
  * call tree), nothing was guessed and the stacks are exact. */
 
-/* Adds the stacks of one part to ctx->out, and sets ctx->estimated when
- * any of them had to be guessed. Returns 0, or -1 with a message in d
- * when the counts overflow 64 bits. */
-int fold_profile(const struct profile *p, struct fold_ctx *ctx, struct diag *d);
+/* Where fold_profile puts a part's stacks, and what it tells about them. */
+struct fold_target {
+    struct stacks *out;
+    const struct strtab *names;  /* the profile's names */
+    struct frame_style style;
+    uint64_t resolution;         /* estimated paths lighter than
+                                    total/resolution are not followed; 0:
+                                    follow all */
+    bool estimated;              /* some stacks were guessed */
+    char estimate_reason[200];   /* the first thing that had to be guessed */
+};
+
+/* Adds the stacks of one part to t->out, and sets t->estimated when any
+ * of them had to be guessed. Returns 0, or -1 with a message in err when
+ * the counts overflow 64 bits. */
+int fold_profile(const struct profile *p, struct fold_target *t, char *err, size_t errlen);
 
 /* ---- callarcs.c ---- */
 /* The call graph of callgrind profiles as -f dot draws it: arcs between
@@ -267,7 +264,7 @@ struct callarcs {
     uint32_t *caller, *callee;
     uint64_t *calls, *cost; /* saturating sums */
     size_t n, cap;
-    uint32_t *object;       /* frame id -> object name id in ctx->names */
+    uint32_t *object;       /* frame id -> object name id in the run's names */
     size_t nobject, object_cap;
 };
 
@@ -276,7 +273,9 @@ void callarcs_free(struct callarcs *a);
 /* Adds to the arc from -> to (created if new); returns its index. */
 uint32_t callarcs_add(struct callarcs *a, uint32_t from, uint32_t to, uint64_t calls,
                       uint64_t cost);
-/* Adds one part's call arcs (frames interned in ctx->out). */
-void callarcs_add_profile(struct callarcs *a, const struct profile *p, struct fold_ctx *ctx);
+/* Adds one part's call arcs, frames interned in t->out as fold_profile
+ * interns them. */
+void callarcs_add_profile(struct callarcs *a, const struct profile *p,
+                          const struct fold_target *t);
 
 #endif

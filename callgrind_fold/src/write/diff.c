@@ -8,33 +8,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t *diff_align(struct fold_ctx *ctx, const struct fold_ctx *base)
+uint64_t *diff_align(struct stacks *s, const struct stacks *b)
 {
-    const struct stacks *b = &base->out;
-    struct stacks *s = &ctx->out;
-    uint32_t *frame = xmalloc((b->frames.count ? b->frames.count : 1) * sizeof *frame);
-    for (size_t f = 0; f < b->frames.count; f++)
-        frame[f] = stacks_frame(s, strtab_str(&b->frames, (uint32_t)f),
-                                strtab_len(&b->frames, (uint32_t)f));
-    uint32_t *map = xmalloc((b->paths.count ? b->paths.count : 1) * sizeof *map);
+    size_t nframes = stacks_count_frames(b), nids = stacks_count_ids(b);
+    uint32_t *frame = xmalloc((nframes ? nframes : 1) * sizeof *frame);
+    for (size_t f = 0; f < nframes; f++) {
+        size_t len;
+        const char *text = stacks_frame_text(b, (uint32_t)f, &len);
+        frame[f] = stacks_frame(s, text, len);
+    }
+    uint32_t *map = xmalloc((nids ? nids : 1) * sizeof *map);
     uint32_t *path = NULL;
     size_t path_cap = 0;
-    for (size_t id = 0; id < b->paths.count; id++) {
+    for (size_t id = 0; id < nids; id++) {
         map[id] = UINT32_MAX;
-        if (b->count[id] == 0)
+        if (stacks_count(b, (uint32_t)id) == 0)
             continue;
-        size_t nf = strtab_len(&b->paths, (uint32_t)id) / sizeof(uint32_t);
-        const uint32_t *f = (const uint32_t *)(const void *)strtab_str(&b->paths, (uint32_t)id);
+        size_t nf;
+        const uint32_t *f = stacks_path(b, (uint32_t)id, &nf);
         GROW(path, path_cap, nf);
         for (size_t k = 0; k < nf; k++)
             path[k] = frame[f[k]];
-        stacks_add(s, path, nf, 0); /* makes the stack known with its count */
-        map[id] = strtab_intern(&s->paths, (const char *)path, nf * sizeof *path);
+        map[id] = stacks_add_id(s, path, nf, 0); /* makes the stack known */
     }
-    uint64_t *base_count = xcalloc(s->paths.count, sizeof *base_count);
-    for (size_t id = 0; id < b->paths.count; id++)
+    uint64_t *base_count = xcalloc(stacks_count_ids(s), sizeof *base_count);
+    for (size_t id = 0; id < nids; id++)
         if (map[id] != UINT32_MAX)
-            base_count[map[id]] = b->count[id];
+            base_count[map[id]] = stacks_count(b, (uint32_t)id);
     free(path);
     free(map);
     free(frame);
@@ -48,14 +48,17 @@ int diff_write_folded(const struct stacks *s, const uint64_t *base_count, FILE *
     struct textout o;
     to_init(&o, out);
     for (size_t i = 0; i < n; i++) {
-        size_t nf = strtab_len(&s->paths, order[i]) / sizeof(uint32_t);
-        const uint32_t *f = (const uint32_t *)(const void *)strtab_str(&s->paths, order[i]);
+        size_t nf;
+        const uint32_t *f = stacks_path(s, order[i], &nf);
         for (size_t k = 0; k < nf; k++) {
             if (k)
                 to_put(&o, ";", 1);
-            to_put(&o, strtab_str(&s->frames, f[k]), strtab_len(&s->frames, f[k]));
+            size_t len;
+            const char *text = stacks_frame_text(s, f[k], &len);
+            to_put(&o, text, len);
         }
-        to_printf(&o, " %" PRIu64 " %" PRIu64 "\n", base_count[order[i]], s->count[order[i]]);
+        to_printf(&o, " %" PRIu64 " %" PRIu64 "\n", base_count[order[i]],
+                  stacks_count(s, order[i]));
     }
     free(order);
     return to_finish(&o);

@@ -9,8 +9,9 @@
 
 #include "stacks/stacks.h"
 
-/* Returns base_count, indexed by stack id of ctx->out (caller frees). */
-uint64_t *diff_align(struct fold_ctx *ctx, const struct fold_ctx *base);
+/* Returns base_count, indexed by stack id of s, the new profile's stacks
+ * (caller frees); stacks only the base has are added to s with count 0. */
+uint64_t *diff_align(struct stacks *s, const struct stacks *base);
 
 /* "stack before after" lines, as difffolded.pl writes them, for every
  * stack in either profile, sorted like folded output. 0 or -1. */

@@ -16,30 +16,24 @@ struct node_costs {
     size_t n;
 };
 
-static const uint32_t *path_of(const struct stacks *s, uint32_t id, size_t *n)
-{
-    *n = strtab_len(&s->paths, id) / sizeof(uint32_t);
-    return (const uint32_t *)(const void *)strtab_str(&s->paths, id);
-}
-
 /* Self and inclusive cost of every frame; with `arcs`, also the arcs
  * between adjacent frames, each stack's count added once per arc. */
 static void costs_from_stacks(const struct stacks *s, struct node_costs *nc,
                               struct callarcs *arcs)
 {
-    nc->n = s->frames.count;
+    nc->n = stacks_count_frames(s);
     nc->self = xcalloc(nc->n, sizeof *nc->self);
     nc->incl = xcalloc(nc->n, sizeof *nc->incl);
     uint32_t *seen = xcalloc(nc->n, sizeof *seen);
     uint32_t *arc_seen = NULL;
     size_t arc_seen_cap = 0;
-    for (size_t id = 0; id < s->paths.count; id++) {
-        uint64_t c = s->count[id];
+    for (size_t id = 0; id < stacks_count_ids(s); id++) {
+        uint64_t c = stacks_count(s, (uint32_t)id);
         if (c == 0)
             continue;
         uint32_t stamp = (uint32_t)id + 1;
         size_t nf;
-        const uint32_t *f = path_of(s, (uint32_t)id, &nf);
+        const uint32_t *f = stacks_path(s, (uint32_t)id, &nf);
         nc->self[f[nf - 1]] += c;
         for (size_t k = 0; k < nf; k++) {
             if (seen[f[k]] != stamp) {
@@ -72,7 +66,8 @@ static int by_cost_then_name(const void *pa, const void *pb)
     uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
     if (sort_costs->incl[a] != sort_costs->incl[b])
         return sort_costs->incl[a] > sort_costs->incl[b] ? -1 : 1;
-    return strcmp(strtab_str(&sort_stacks->frames, a), strtab_str(&sort_stacks->frames, b));
+    size_t la, lb;
+    return strcmp(stacks_frame_text(sort_stacks, a, &la), stacks_frame_text(sort_stacks, b, &lb));
 }
 
 static bool above(uint64_t v, uint64_t total, double percent)
@@ -93,17 +88,16 @@ static void put_color(struct textout *o, const char *attr, struct rgb c)
 int dot_write(const struct render_job *job, FILE *out)
 {
     const struct render_options *ro = job->ro;
-    struct fold_ctx *ctx = job->ctx;
-    const struct stacks *s = &ctx->out;
-    uint64_t total = s->total;
+    const struct stacks *s = job->stacks;
+    uint64_t total = stacks_total(s);
     const char *unit = render_countname(job);
 
     /* Arcs with call counts when every input was a callgrind profile;
      * otherwise from adjacent frames of the stacks. */
-    bool have_calls = ctx->arcs && !ctx->saw_folded;
+    bool have_calls = job->arcs && job->calls_known;
     struct callarcs from_stacks;
     callarcs_init(&from_stacks);
-    const struct callarcs *arcs = have_calls ? ctx->arcs : &from_stacks;
+    const struct callarcs *arcs = have_calls ? job->arcs : &from_stacks;
     struct node_costs nc;
     costs_from_stacks(s, &nc, have_calls ? NULL : &from_stacks);
 
@@ -148,7 +142,9 @@ int dot_write(const struct render_job *job, FILE *out)
         struct rgb c = color_heat(share / 100.0);
         bool dark = c.r * 299 + c.g * 587 + c.b * 114 < 140000;
         to_printf(&o, "  n%zu [label=\"", i);
-        to_dot(&o, strtab_str(&s->frames, f), strtab_len(&s->frames, f), MAX_LABEL_CHARS);
+        size_t len;
+        const char *text = stacks_frame_text(s, f, &len);
+        to_dot(&o, text, len, MAX_LABEL_CHARS);
         to_printf(&o, "\\ntotal %.2f%% (%" PRIu64 ")\\nself %.2f%% (%" PRIu64 ")\", ", share,
                   nc.incl[f], percent(nc.self[f], total), nc.self[f]);
         put_color(&o, "fillcolor", c);

@@ -37,9 +37,8 @@ const char *render_countname(const struct render_job *job)
 {
     if (job->ro->countname)
         return job->ro->countname;
-    const struct fold_ctx *ctx = job->ctx;
-    const char *event = ctx->opt.event ? ctx->opt.event : ctx->default_event;
-    if (ctx->parts_read == 0 || !event)
+    const char *event = job->event;
+    if (!event)
         return "samples"; /* folded stacks only: counts of unknown meaning */
     static const char *const names[][2] = {
         {"Ir", "instructions"},

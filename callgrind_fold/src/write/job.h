@@ -47,13 +47,30 @@ void render_options_init(struct render_options *ro);
 /* Parse a --format value; false if unknown. */
 bool render_parse_format(const char *s, enum render_format *f);
 
-/* Everything a writer may need. `base` is the --diff BASE profile or NULL;
- * `ctx` the profile (the new one with --diff). */
+/* The counts of one event by stack id (ids >= len count 0): -f pprof
+ * writes one column per event. */
+struct event_column {
+    const char *event;
+    const char *long_name;       /* NULL if none */
+    uint64_t *count;
+    size_t len;
+    uint64_t total;
+};
+
+/* Everything a writer may need, filled by the pipeline. */
 struct render_job {
     const struct render_options *ro;
-    struct fold_ctx *ctx;
-    struct fold_ctx *base;
-    const char *name;         /* first input's name, for titles */
+    struct stacks *stacks;             /* the profile (the new one with --diff) */
+    const struct stacks *base;         /* the --diff BASE profile, or NULL */
+    const struct strtab *names;        /* the run's names (objects of arcs) */
+    const struct callarcs *arcs;       /* call arcs and frames' objects of
+                                          callgrind inputs, or NULL */
+    bool calls_known;                  /* arcs hold every call: no folded input */
+    const char *event;                 /* NULL: only folded stacks were read */
+    const struct event_column *columns; /* -f pprof: every event */
+    size_t ncolumns, default_column;
+    const struct strtab *comments;     /* -f pprof: "cmd:" and "desc:" lines */
+    const char *name;                  /* first input's name, for titles */
 };
 
 /* "instructions" for Ir, "D1 read misses" for D1mr, ...; "samples" when

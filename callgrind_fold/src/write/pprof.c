@@ -83,7 +83,7 @@ static size_t inlined_at(const char *text, size_t len)
 }
 
 struct pprof {
-    const struct fold_ctx *ctx;
+    const struct render_job *job;
     const struct stacks *s;
     struct strtab strings;     /* the string table; "" is 0 */
     struct strtab locations;   /* frame id sequences -> location id - 1 */
@@ -134,12 +134,6 @@ static void put_value_type(struct pprof *P, struct buf *b, unsigned field,
     put_message(b, field, msg);
 }
 
-static const uint32_t *path_of(const struct stacks *s, uint32_t id, size_t *n)
-{
-    *n = strtab_len(&s->paths, id) / sizeof(uint32_t);
-    return (const uint32_t *)(const void *)strtab_str(&s->paths, id);
-}
-
 static uint64_t column_value(const struct event_column *c, size_t id)
 {
     return id < c->len ? c->count[id] : 0;
@@ -148,19 +142,19 @@ static uint64_t column_value(const struct event_column *c, size_t id)
 /* Samples: one per stack with a nonzero value for some event. */
 static void put_samples(struct pprof *P, struct buf *pb)
 {
-    const struct fold_ctx *ctx = P->ctx;
+    const struct render_job *job = P->job;
     const struct stacks *s = P->s;
     struct buf msg = {0}, packed = {0};
     uint32_t *locs = NULL;
     size_t locs_cap = 0;
-    for (size_t id = 0; id < s->paths.count; id++) {
+    for (size_t id = 0; id < stacks_count_ids(s); id++) {
         bool any = false;
-        for (size_t c = 0; c < ctx->ncolumns && !any; c++)
-            any = column_value(&ctx->columns[c], id) != 0;
+        for (size_t c = 0; c < job->ncolumns && !any; c++)
+            any = column_value(&job->columns[c], id) != 0;
         if (!any)
             continue;
         size_t n;
-        const uint32_t *f = path_of(s, (uint32_t)id, &n);
+        const uint32_t *f = stacks_path(s, (uint32_t)id, &n);
         /* A frame and the inlined frames below it are one location. */
         size_t nlocs = 0;
         for (size_t i = 0; i < n;) {
@@ -178,8 +172,8 @@ static void put_samples(struct pprof *P, struct buf *pb)
         for (size_t i = nlocs; i-- > 0;) /* leaf first */
             put_varint(&packed, locs[i]);
         put_message(&msg, 1, &packed);
-        for (size_t c = 0; c < ctx->ncolumns; c++)
-            put_varint(&packed, column_value(&ctx->columns[c], id));
+        for (size_t c = 0; c < job->ncolumns; c++)
+            put_varint(&packed, column_value(&job->columns[c], id));
         put_message(&msg, 2, &packed);
         put_message(pb, 2, &msg);
     }
@@ -192,7 +186,7 @@ static void put_samples(struct pprof *P, struct buf *pb)
 static void put_mappings(struct pprof *P, struct buf *pb)
 {
     const struct stacks *s = P->s;
-    const struct strtab *names = &P->ctx->names;
+    const struct strtab *names = P->job->names;
     for (uint32_t loc = 0; loc < P->locations.count; loc++) {
         uint32_t head = *(const uint32_t *)(const void *)strtab_str(&P->locations, loc);
         const struct frame_source *src = stacks_source_of(s, head);
@@ -242,13 +236,13 @@ static void put_locations(struct pprof *P, struct buf *pb)
 static void put_functions(struct pprof *P, struct buf *pb)
 {
     const struct stacks *s = P->s;
-    const struct strtab *names = &P->ctx->names;
+    const struct strtab *names = P->job->names;
     struct buf msg = {0}, name = {0};
-    for (uint32_t f = 0; f < s->frames.count; f++) {
+    for (uint32_t f = 0; f < stacks_count_frames(s); f++) {
         if (!P->used[f])
             continue;
-        const char *text = strtab_str(&s->frames, f);
-        size_t len = strtab_len(&s->frames, f);
+        size_t len;
+        const char *text = stacks_frame_text(s, f, &len);
         size_t at = P->inlined[f] ? inlined_at(text, len) : SIZE_MAX;
         name.len = 0;
         if (at == SIZE_MAX) {
@@ -307,40 +301,40 @@ static int gzip_out(const struct buf *pb, FILE *out)
 
 int pprof_write(const struct render_job *job, FILE *out)
 {
-    const struct fold_ctx *ctx = job->ctx;
-    const struct stacks *s = &ctx->out;
-    struct pprof P = {.ctx = ctx, .s = s};
+    const struct stacks *s = job->stacks;
+    struct pprof P = {.job = job, .s = s};
     strtab_init(&P.strings);
     strtab_init(&P.locations);
     strtab_init(&P.objects);
     string_index(&P, "", 0);
-    size_t nf = s->frames.count ? s->frames.count : 1;
+    size_t nframes = stacks_count_frames(s), nf = nframes ? nframes : 1;
     P.inlined = xcalloc(nf, sizeof *P.inlined);
     P.used = xcalloc(nf, sizeof *P.used);
     P.object_of = xcalloc(nf, sizeof *P.object_of);
-    for (uint32_t f = 0; f < s->frames.count; f++) {
-        P.inlined[f] = inlined_at(strtab_str(&s->frames, f), strtab_len(&s->frames, f)) !=
-                       SIZE_MAX;
+    for (uint32_t f = 0; f < nframes; f++) {
+        size_t len;
+        const char *text = stacks_frame_text(s, f, &len);
+        P.inlined[f] = inlined_at(text, len) != SIZE_MAX;
         const struct frame_source *src = stacks_source_of(s, f);
         P.any_line |= src && src->line != NO_SOURCE_NAME && src->line != 0;
     }
 
     struct buf pb = {0}, msg = {0};
-    for (size_t c = 0; c < ctx->ncolumns; c++)
-        put_value_type(&P, &pb, 1, &ctx->columns[c], &msg);
+    for (size_t c = 0; c < job->ncolumns; c++)
+        put_value_type(&P, &pb, 1, &job->columns[c], &msg);
     put_samples(&P, &pb);
     put_mappings(&P, &pb);
     put_locations(&P, &pb);
     put_functions(&P, &pb);
-    if (ctx->ncolumns) {
-        const struct event_column *def = &ctx->columns[ctx->default_column];
+    if (job->ncolumns) {
+        const struct event_column *def = &job->columns[job->default_column];
         put_value_type(&P, &pb, 11, def, &msg);
         put_uint(&pb, 12, 1);
         put_uint(&pb, 14, (uint64_t)cstring_index(&P, def->event));
     }
-    for (uint32_t i = 0; i < ctx->comments.count; i++) {
-        int64_t k = string_index(&P, strtab_str(&ctx->comments, i),
-                                 strtab_len(&ctx->comments, i));
+    for (uint32_t i = 0; i < job->comments->count; i++) {
+        int64_t k = string_index(&P, strtab_str(job->comments, i),
+                                 strtab_len(job->comments, i));
         put_uint(&pb, 13, (uint64_t)k);
     }
     for (uint32_t i = 0; i < P.strings.count; i++)

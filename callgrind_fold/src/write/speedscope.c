@@ -9,28 +9,23 @@
 
 #define NO_INDEX UINT32_MAX
 
-static const uint32_t *path_of(const struct stacks *s, uint32_t id, size_t *n)
-{
-    *n = strtab_len(&s->paths, id) / sizeof(uint32_t);
-    return (const uint32_t *)(const void *)strtab_str(&s->paths, id);
-}
-
 int speedscope_write(const struct render_job *job, FILE *out)
 {
-    const struct stacks *s = &job->ctx->out;
+    const struct stacks *s = job->stacks;
     const char *name = job->ro->title ? job->ro->title : job->name;
     size_t n;
     uint32_t *order = stacks_sorted(s, NULL, &n);
 
     /* Frames in order of first use. */
-    uint32_t *index = xmalloc((s->frames.count ? s->frames.count : 1) * sizeof *index);
-    for (size_t f = 0; f < s->frames.count; f++)
+    size_t nframes = stacks_count_frames(s);
+    uint32_t *index = xmalloc((nframes ? nframes : 1) * sizeof *index);
+    for (size_t f = 0; f < nframes; f++)
         index[f] = NO_INDEX;
-    uint32_t *used = xmalloc((s->frames.count ? s->frames.count : 1) * sizeof *used);
+    uint32_t *used = xmalloc((nframes ? nframes : 1) * sizeof *used);
     uint32_t nused = 0;
     for (size_t i = 0; i < n; i++) {
         size_t nf;
-        const uint32_t *f = path_of(s, order[i], &nf);
+        const uint32_t *f = stacks_path(s, order[i], &nf);
         for (size_t k = 0; k < nf; k++)
             if (index[f[k]] == NO_INDEX) {
                 index[f[k]] = nused;
@@ -46,7 +41,9 @@ int speedscope_write(const struct render_job *job, FILE *out)
     to_puts(&o, "\",\n\"activeProfileIndex\":0,\n\"shared\":{\"frames\":[");
     for (uint32_t i = 0; i < nused; i++) {
         to_puts(&o, i ? ",\n{\"name\":\"" : "\n{\"name\":\"");
-        to_json(&o, strtab_str(&s->frames, used[i]), strtab_len(&s->frames, used[i]));
+        size_t len;
+        const char *text = stacks_frame_text(s, used[i], &len);
+        to_json(&o, text, len);
         to_puts(&o, "\"}");
     }
     to_puts(&o, "]},\n\"profiles\":[{\"type\":\"sampled\",\"name\":\"");
@@ -55,10 +52,10 @@ int speedscope_write(const struct render_job *job, FILE *out)
     to_puts(&o, " (");
     to_json(&o, unit, strlen(unit));
     to_printf(&o, ")\",\"unit\":\"none\",\"startValue\":0,\"endValue\":%" PRIu64 ",\n"
-              "\"samples\":[", s->total);
+              "\"samples\":[", stacks_total(s));
     for (size_t i = 0; i < n; i++) {
         size_t nf;
-        const uint32_t *f = path_of(s, order[i], &nf);
+        const uint32_t *f = stacks_path(s, order[i], &nf);
         to_puts(&o, i ? ",\n[" : "\n[");
         for (size_t k = 0; k < nf; k++)
             to_printf(&o, k ? ",%" PRIu32 : "%" PRIu32, index[f[k]]);
@@ -66,7 +63,7 @@ int speedscope_write(const struct render_job *job, FILE *out)
     }
     to_puts(&o, "],\n\"weights\":[");
     for (size_t i = 0; i < n; i++)
-        to_printf(&o, i ? ",%" PRIu64 : "%" PRIu64, s->count[order[i]]);
+        to_printf(&o, i ? ",%" PRIu64 : "%" PRIu64, stacks_count(s, order[i]));
     to_puts(&o, "]}]}\n");
 
     free(index);

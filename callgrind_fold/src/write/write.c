@@ -16,18 +16,18 @@
 static int write_svg(const struct render_job *job, const uint64_t *base_count, FILE *out)
 {
     struct flame_tree tree;
-    flame_build(&tree, &job->ctx->out, base_count,
-                flamesvg_scale(job->ro, job->ctx->out.total), job->ro->minwidth);
+    flame_build(&tree, job->stacks, base_count,
+                flamesvg_scale(job->ro, stacks_total(job->stacks)), job->ro->minwidth);
     struct flamesvg_input in = {
         .ro = job->ro,
         .tree = &tree,
-        .stacks = &job->ctx->out,
+        .stacks = job->stacks,
         .countname = render_countname(job),
     };
-    if (job->ctx->arcs) {
-        in.objects.object = job->ctx->arcs->object;
-        in.objects.count = job->ctx->arcs->nobject;
-        in.objects.names = &job->ctx->names;
+    if (job->arcs) {
+        in.objects.object = job->arcs->object;
+        in.objects.count = job->arcs->nobject;
+        in.objects.names = job->names;
     }
     int rc = flamesvg_write(&in, out);
     flame_free(&tree);
@@ -56,7 +56,7 @@ static int write_graph_image(const struct render_job *job, const char *format, F
 
 int render_write(const struct render_job *job, FILE *out)
 {
-    uint64_t *base_count = job->base ? diff_align(job->ctx, job->base) : NULL;
+    uint64_t *base_count = job->base ? diff_align(job->stacks, job->base) : NULL;
     int rc;
     switch (job->ro->format) {
     case FORMAT_SVG:
@@ -79,8 +79,8 @@ int render_write(const struct render_job *job, FILE *out)
         break;
     case FORMAT_FOLDED:
     default:
-        rc = base_count ? diff_write_folded(&job->ctx->out, base_count, out)
-                        : stacks_write(&job->ctx->out, out);
+        rc = base_count ? diff_write_folded(job->stacks, base_count, out)
+                        : stacks_write(job->stacks, out);
         break;
     }
     free(base_count);

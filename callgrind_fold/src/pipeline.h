@@ -1,0 +1,71 @@
+/* The pipeline: one run of callgrind_fold, stage by stage.
+ *
+ *   inputs ──read/──▶ part (call graph, or costs by address)
+ *                       │ inline/  (--inline: costs split by the functions
+ *                       │           inlined at their addresses)
+ *                       │ call arcs kept (-f dot, --colors=obj)
+ *                       ▼ stacks/  (fold_profile: exact or estimated)
+ *          folded trees and folded text ──▶ stacks ──write/──▶ output
+ *
+ * struct run owns what lives as long as the run: the names, the summed
+ * stacks, the call arcs, the inline stage's context, the estimate verdict
+ * and, for -f pprof, the counts of every event. The readers hand it each
+ * callgrind part through a struct part_sink (read.h), so read/ knows
+ * nothing of the later stages; the writers get a struct render_job
+ * (write/job.h) filled from it. main.c only parses options. */
+#ifndef CF_PIPELINE_H
+#define CF_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "read/read.h"
+#include "stacks/stacks.h"
+#include "write/write.h"
+
+struct run_options {
+    const char *event;           /* --event; NULL: the first of the first input */
+    uint64_t part;               /* --part: ALL_PARTS or a part number */
+    uint64_t resolution;         /* --resolution */
+    struct frame_style style;    /* --keep-clones, --frame */
+    bool inline_frames;          /* --inline */
+    const char *debug_dirs;      /* --debug-dir values, ':'-separated, or NULL */
+    const char *inline_cache;    /* --inline-cache: a directory, "no", or NULL */
+    struct render_options render; /* -f and the pictures' options */
+    const char *output;          /* -o, or NULL for standard output */
+};
+
+struct inline_ctx;
+
+struct run {
+    struct run_options opt;
+    struct strtab names;         /* every function, file and object name */
+    struct stacks out;           /* the summed stacks */
+    struct read_target in;       /* the readers' view of the run */
+    struct fold_target fold;     /* how parts become stacks, and the verdict */
+    bool keep_arcs;
+    struct callarcs arcs;        /* the call graph, when kept */
+    struct inline_ctx *inl;      /* --inline, else NULL */
+    /* -f pprof: the counts of every event, one column each. */
+    struct event_column *columns;
+    size_t ncolumns, default_column;
+};
+
+/* A run reading with these options; `render` decides what is kept
+ * besides the stacks (call arcs, notes, sources, every event). */
+void run_init(struct run *run, const struct run_options *opt);
+void run_free(struct run *run);
+
+/* Reads one input through every stage into run->out: a file, "-"
+ * (standard input) or a memory block. Return as read_path (read.h). */
+int run_read_path(struct run *run, const char *path, struct diag *d);
+int run_read_memory(struct run *run, const char *name, const char *data, size_t len,
+                    struct diag *d);
+
+/* The whole command: every input (summed), the --diff base, the output
+ * written, notes and warnings on standard error. Returns the exit status
+ * (util.h). */
+int pipeline_run(const struct run_options *opt, const char *const *inputs, size_t ninputs);
+
+#endif

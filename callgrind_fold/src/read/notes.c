@@ -1,0 +1,91 @@
+/* The read target, the event chosen, and what the inputs say besides
+ * costs (read.h, "notes.c"). */
+#include "read.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void read_target_init(struct read_target *t, const struct read_options *opt,
+                      struct strtab *names, struct stacks *stacks,
+                      const struct part_sink *sink)
+{
+    memset(t, 0, sizeof *t);
+    t->opt = *opt;
+    t->names = names;
+    t->stacks = stacks;
+    t->sink = *sink;
+    strtab_init(&t->notes.events);
+    strtab_init(&t->notes.comments);
+}
+
+void read_target_free(struct read_target *t)
+{
+    free(t->first_event);
+    for (size_t i = 0; i < t->notes.nevent_long; i++)
+        free(t->notes.event_long[i]);
+    free(t->notes.event_long);
+    strtab_free(&t->notes.events);
+    strtab_free(&t->notes.comments);
+}
+
+const char *read_event_name(struct read_target *t, const char *first_column)
+{
+    if (t->opt.event)
+        return t->opt.event;
+    if (!t->first_event) {
+        size_t n = strlen(first_column);
+        t->first_event = xmalloc(n + 1);
+        memcpy(t->first_event, first_column, n + 1);
+    }
+    return t->first_event;
+}
+
+const char *read_chosen_event(const struct read_target *t)
+{
+    return t->opt.event ? t->opt.event : t->first_event;
+}
+
+void notes_event(struct read_target *t, const char *name, size_t len)
+{
+    if (t->opt.keep_notes)
+        strtab_intern(&t->notes.events, name, len);
+}
+
+void notes_event_long(struct read_target *t, const char *name, size_t len,
+                      const char *long_name, size_t long_len)
+{
+    struct input_notes *n = &t->notes;
+    if (!t->opt.keep_notes || notes_event_long_name(n, name, len))
+        return;
+    GROW(n->event_long, n->event_long_cap, n->nevent_long);
+    char *pair = xmalloc(len + long_len + 2);
+    memcpy(pair, name, len);
+    pair[len] = '\0';
+    memcpy(pair + len + 1, long_name, long_len);
+    pair[len + 1 + long_len] = '\0';
+    n->event_long[n->nevent_long++] = pair;
+}
+
+const char *notes_event_long_name(const struct input_notes *n, const char *name,
+                                  size_t len)
+{
+    for (size_t i = 0; i < n->nevent_long; i++) {
+        const char *pair = n->event_long[i];
+        if (strlen(pair) == len && memcmp(pair, name, len) == 0)
+            return pair + len + 1;
+    }
+    return NULL;
+}
+
+void notes_comment(struct read_target *t, const char *key, const char *text, size_t len)
+{
+    if (!t->opt.keep_notes)
+        return;
+    struct buf b = {0};
+    buf_append(&b, key, strlen(key));
+    buf_append(&b, ": ", 2);
+    buf_append(&b, text, len);
+    strtab_intern(&t->notes.comments, b.data, b.len);
+    buf_free(&b);
+}
