@@ -2,12 +2,17 @@
  * and inline_free; the records of one part (inline_self, inline_call),
  * kept until inline_apply (apply.c) resolves their addresses; objects
  * noted early for the prefetch thread; the report of what could not be
- * expanded. See inline.h for the whole stage and internal.h for the
- * structures. */
+ * expanded. See inline.h for the whole stage and context.h for the
+ * run's state. */
 #include "inline.h"
+#include "context.h"
+#include "demangle.h"
+#include "dieread.h"
 #include "dwarfimage.h"
-#include "internal.h"
+#include "indexcache.h"
+#include "objects.h"
 #include "prefetch.h"
+#include "scopes.h"
 
 #include <inttypes.h>
 #include <stdio.h>
