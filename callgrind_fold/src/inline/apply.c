@@ -3,8 +3,15 @@
  * the prefetch thread is done with), finds each self cost's and each
  * call's chain of inlined frames (resolve), and adds the costs to the
  * part's call graph under chains of "NAME [inlined]" child nodes. */
-#include "internal.h"
+#include "inline.h"
+#include "bias.h"
+#include "context.h"
+#include "indexcache.h"
+#include "lookup.h"
+#include "names.h"
+#include "objects.h"
 #include "prefetch.h"
+#include "scopes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,9 +65,10 @@ static bool chain_node(struct inline_ctx *ix, struct profile *p, uint32_t node,
 }
 
 /* Opens the objects of this part not opened yet (obj[i]: function i's
- * object, lowest[i] its lowest address), and finds their biases. With
- * `ready_only`, only those whose debug file the prefetch thread is done
- * with (or never had): the others can wait while these are used. */
+ * object, lowest[i] its lowest address), reads their unit indexes kept
+ * in the cache and finds their biases. With `ready_only`, only those
+ * whose debug file the prefetch thread is done with (or never had): the
+ * others can wait while these are used. */
 static void open_objects(struct inline_ctx *ix, struct profile *p, struct strtab *names,
                          const uint32_t *obj, const uint64_t *lowest, size_t n0,
                          bool ready_only)
@@ -79,6 +87,7 @@ static void open_objects(struct inline_ctx *ix, struct profile *p, struct strtab
         open_object(ix, o, path);
         if (o->state != OBJ_OK)
             continue;
+        load_index(ix, o);
         /* The bias, from the first address of up to BIAS_SAMPLES
          * functions with symbols. */
         size_t ns = 0;

@@ -3,7 +3,11 @@
  * address. libdw's dwarf_getaranges
  * does the same but also builds a per-range index of unit DIEs, which
  * costs several times more (for libc's 4000 ranges, 2 MB and 7 million
- * instructions) than the few units a profile touches need. */
+ * instructions) than the few units a profile touches need.
+ *
+ * Takes: a Dwarf's .debug_aranges and .debug_info sections. Hands on:
+ * the units' address ranges and headers, to objects.c (and the headers
+ * to dieread.c, the size of .debug_info to indexcache.c). */
 #ifndef CF_ARANGES_H
 #define CF_ARANGES_H
 

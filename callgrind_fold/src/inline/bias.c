@@ -10,7 +10,10 @@
  * symbols themselves (the most common difference between a function's
  * lowest address and its symbol's value, then checked the same way). An
  * object whose addresses match no bias is not expanded. */
-#include "internal.h"
+#include "bias.h"
+#include "context.h"
+#include "demangle.h"
+#include "objects.h"
 
 #include <gelf.h>
 #include <stdlib.h>

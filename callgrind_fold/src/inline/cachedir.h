@@ -1,6 +1,9 @@
 /* Files of the --inline cache directory: named by build-id, written to a
  * temporary name and renamed (readers never see half a file), and never
- * worth an error: a cache that cannot be used only costs time. */
+ * worth an error: a cache that cannot be used only costs time.
+ *
+ * Takes: a build-id and bytes to keep (dwarfimage.c's images,
+ * indexcache.c's unit indexes). Hands on: what an earlier run kept. */
 #ifndef CF_CACHEDIR_H
 #define CF_CACHEDIR_H
 

@@ -1,4 +1,8 @@
-/* Separate debug files found as gdb and libdwfl find them. */
+/* Separate debug files found as gdb and libdwfl find them.
+ *
+ * Takes: an object's ELF file and path, and the debug directories.
+ * Hands on: its debug file, opened, to objects.c and prefetch.c (where
+ * libdwfl's own search would inflate compressed DWARF). */
 #ifndef CF_DEBUGFILE_H
 #define CF_DEBUGFILE_H
 

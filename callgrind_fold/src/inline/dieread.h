@@ -11,7 +11,12 @@
  * it does not know, an attribute it cannot resolve, an offset out of
  * bounds) makes the call return false, and the caller does the same work
  * through libdw, which handles every case. So this module is a fast path,
- * never the only one. */
+ * never the only one.
+ *
+ * Takes: an object's Dwarf (its sections, as aranges.c reads them).
+ * Hands on: DIEs, their scope attributes, range lists and names, to the
+ * scope trees (scopes.c), the unit lookup (lookup.c) and the frame names
+ * (names.c). */
 #ifndef CF_DIEREAD_H
 #define CF_DIEREAD_H
 

@@ -6,7 +6,11 @@
  * does. dwarf_image_open instead inflates only the sections scope
  * lookups read, into an in-memory ELF file of just those sections, and
  * keeps that file in a cache directory keyed by build-id, so that the
- * next run maps it instead of inflating again. */
+ * next run maps it instead of inflating again.
+ *
+ * Takes: an ELF file with compressed DWARF (from objects.c or
+ * prefetch.c). Hands on: an image of its DWARF sections, which objects.c
+ * opens with libdw as the object's DWARF. */
 #ifndef CF_DWARFIMAGE_H
 #define CF_DWARFIMAGE_H
 

@@ -1,9 +1,12 @@
 /* --inline: unit indexes kept in the cache directory (--inline-cache),
  * next to the inflated debug images of dwarfimage.c, by build-id. */
+#include "indexcache.h"
 #include "aranges.h"
 #include "cachedir.h"
+#include "context.h"
 #include "dieread.h"
-#include "internal.h"
+#include "objects.h"
+#include "scopes.h"
 
 #include <stdlib.h>
 #include <string.h>

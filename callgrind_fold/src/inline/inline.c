@@ -1,11 +1,16 @@
 /* --inline: the run's context. inline_new and inline_free; objects noted
  * early for the prefetch thread; the report of what could not be
- * expanded. inline_apply (apply.c) resolves a part's addresses. See inline.h for the whole stage and internal.h for the
- * structures. */
+ * expanded. inline_apply (apply.c) resolves a part's addresses. See
+ * inline.h for the whole stage and context.h for the run's state. */
 #include "inline.h"
+#include "context.h"
+#include "demangle.h"
+#include "dieread.h"
 #include "dwarfimage.h"
-#include "internal.h"
+#include "indexcache.h"
+#include "objects.h"
 #include "prefetch.h"
+#include "scopes.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -9,28 +9,38 @@
  * Hands on: inline_apply() resolves the addresses and adds the costs to
  * the part's struct profile, where code inlined into a function X
  * becomes a chain of child nodes X -> "a [inlined]" -> "b [inlined]" that
- * only X calls. The stack builder then
- * treats them as ordinary callees, so exactness and the sum invariant are
- * unchanged.
+ * only X calls. The stack builder then treats them as ordinary callees,
+ * so exactness and the sum invariant are unchanged.
  *
- * The files, in the order an address meets them:
- *   inline.c      the context, objects noted early, the final report
+ * The files, from where an address comes in down to the DWARF readers.
+ * Each calls only files listed below it, through a header of that file's
+ * name whose opening comment says what the file takes and hands on
+ * (inline.c's and apply.c's functions are this header's, the only one
+ * other folders use).
+ *   inline.c      the run's context, objects noted early, the final
+ *                 report; context.h holds the context, which every file
+ *                 below works in (types only)
  *   apply.c       inline_apply: objects opened, addresses resolved to
  *                 chains, chains into the call graph
- *   objects.c     opening an object (libdwfl) and its units' ranges;
- *     debugfile.c   separate debug files by build-id and debuglink
- *     dwarfimage.c  compressed DWARF inflated into an image of the needed
- *                   sections, kept in the cache (cachedir.c) by build-id
- *     prefetch.c    those images made on a worker thread while the
- *                   profile is read
- *     aranges.c     .debug_aranges and unit headers read directly
+ *   lookup.c      the scope tree of the function at an address: the unit
+ *                 by its ranges, its index of functions, the function's
+ *                 tree, each made when first needed
  *   bias.c        the load bias, from the ELF symbol tables
- *   scopes.c      a unit's index of functions, a function's scope tree,
- *                 flattened for lookup; the tree of the function at pc
- *   dieread.c     the direct DIE reader the trees are built with
- *   names.c       frame names (demangled) and interned chains of frames
+ *   names.c       frame names of inlined scopes, interned chains of them
+ *   demangle.c    C++ names demangled as callgrind shows them
  *   indexcache.c  unit indexes kept in the cache directory
- *   internal.h    the structures and functions these files share
+ *   scopes.c      a unit's index of functions, a function's scope tree,
+ *                 flattened for lookup
+ *   objects.c     opening an object (libdwfl) and its units' ranges
+ *   prefetch.c    compressed debug files inflated on a worker thread
+ *                 while the profile is read
+ *   dwarfimage.c  compressed DWARF inflated into an image of the needed
+ *                 sections
+ *   cachedir.c    files of the cache directory (those images, the unit
+ *                 indexes), by build-id
+ *   debugfile.c   separate debug files by build-id and debuglink
+ *   dieread.c     the direct DIE reader the trees are built with
+ *   aranges.c     .debug_aranges and unit headers read directly
  *
  * Why DIEs are read directly and not only through libdw: walking DIEs
  * through libdw (dwarf_child, dwarf_siblingof, dwarf_getattrs) costs about

@@ -4,54 +4,17 @@
  * demangled as callgrind shows names, and " [inlined]" appended. A
  * scope's chain (the inlined frames from its function down to it) is
  * interned once and shared by every address in the scope. */
-#include "internal.h"
+#include "names.h"
+#include "context.h"
+#include "demangle.h"
+#include "dieread.h"
+#include "inline.h"
+#include "objects.h"
+#include "scopes.h"
 
-#include <dlfcn.h>
 #include <dwarf.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- C++ demangling ---- */
-
-/* Callgrind shows C++ names demangled by Valgrind's copy of libiberty's
- * demangler; libstdc++'s __cxa_demangle is the same code. It is looked up
- * at run time so that callgrind_fold does not depend on libstdc++. */
-typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
-static void *demangle_lib;
-static demangle_fn demangler;
-static bool demangler_tried;
-
-char *demangle(const char *mangled)
-{
-    if (strncmp(mangled, "_Z", 2) != 0)
-        return NULL; /* not mangled: no need to load libstdc++ */
-    if (!demangler_tried) {
-        demangler_tried = true;
-        demangle_lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-        if (demangle_lib) {
-            void *sym = dlsym(demangle_lib, "__cxa_demangle");
-            memcpy(&demangler, &sym, sizeof demangler);
-        }
-    }
-    if (!demangler)
-        return NULL;
-    int status = -1;
-    char *s = demangler(mangled, NULL, NULL, &status);
-    if (status != 0) {
-        free(s);
-        return NULL;
-    }
-    return s;
-}
-
-void demangle_unload(void)
-{
-    if (demangle_lib)
-        dlclose(demangle_lib);
-    demangle_lib = NULL;
-    demangler = NULL;
-    demangler_tried = false;
-}
 
 /* Name attributes along DW_AT_abstract_origin and DW_AT_specification,
  * the first of each kind found (as dwarf_attr_integrate would). */

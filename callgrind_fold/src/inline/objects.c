@@ -7,10 +7,12 @@
  * ranges of its compilation units are read, from .debug_aranges
  * (aranges.c, else libdw) or, for the units it leaves out, from the
  * units themselves. */
+#include "objects.h"
 #include "aranges.h"
+#include "context.h"
 #include "debugfile.h"
+#include "dieread.h"
 #include "dwarfimage.h"
-#include "internal.h"
 #include "prefetch.h"
 
 #include <dwarf.h>
@@ -284,8 +286,6 @@ void open_object(struct inline_ctx *ix, struct object *o, const char *path)
     read_units(o);
     if (o->ncus == 0)
         fail_object(o, "%s", "its DWARF describes no code");
-    else
-        load_index(ix, o);
 }
 
 struct object *object_of(struct inline_ctx *ix, uint32_t name, uint32_t *index)

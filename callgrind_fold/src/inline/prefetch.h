@@ -11,7 +11,11 @@
  * main thread takes the images when it opens the objects.
  *
  * Only the worker touches its queue entries until they are done, and it
- * shares nothing else: the main thread may open other objects meanwhile. */
+ * shares nothing else: the main thread may open other objects meanwhile.
+ *
+ * Takes: object names as the reader sees them (inline_note_object).
+ * Hands on: their images (dwarfimage.h) to objects.c, and to apply.c
+ * which objects are ready to be opened without waiting. */
 #ifndef CF_PREFETCH_H
 #define CF_PREFETCH_H
 
