@@ -36,3 +36,4 @@ bool parse_number(const char *p, const char *end, uint64_t *out)
     *out = v;
     return true;
 }
+

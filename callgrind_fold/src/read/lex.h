@@ -38,6 +38,106 @@ static inline bool key_is(const char *key, size_t n, const char *want)
  * false if it does not, or does not fit in 64 bits (lex.c). */
 bool parse_number(const char *p, const char *end, uint64_t *out);
 
+/* ---- fast scanners ------------------------------------------------------
+ *
+ * These run on the hot lines (cost lines, node lines of a folded tree) and
+ * rely on the line reader's promise that the byte after every line is '\n'
+ * or '\r' (linereader.h): a digit loop stops at the first non-digit
+ * without also testing for the end of the line, one compare per byte
+ * instead of two.  They never report errors: anything unusual makes them
+ * return NULL, and the caller reads the line again with the exact, slower
+ * helpers above, which give the messages.  So what is accepted, and every
+ * error, stays the same. */
+
+static inline bool is_digit(char c)
+{
+    return (unsigned char)(c - '0') < 10;
+}
+
+/* 0-15 for a hexadecimal digit, 16 or more for any other byte. */
+static inline unsigned hex_digit(char c)
+{
+    unsigned d = (unsigned char)(c - '0');
+    if (d < 10)
+        return d;
+    d = (unsigned char)((c | 0x20) - 'a'); /* | 0x20: 'A'-'F' to 'a'-'f' */
+    return d < 6 ? d + 10 : 16;
+}
+
+/* An unsigned number at p: decimal of 1 to 19 digits, or "0x"/"0X" and 1
+ * to 16 hexadecimal digits.  Those lengths cannot overflow 64 bits, so the
+ * digit loops have no overflow test; longer numbers (which may still fit,
+ * with leading zeros) return NULL for parse_number().  Returns the end of
+ * the digits; what follows them is the caller's to check. */
+static inline const char *scan_uint(const char *p, uint64_t *out)
+{
+    const char *start = p;
+    uint64_t v = 0;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        p += 2;
+        start = p;
+        unsigned d;
+        while ((d = hex_digit(*p)) < 16) {
+            v = v << 4 | d;
+            p++;
+        }
+        if (p == start || p - start > 16)
+            return NULL;
+    } else {
+        unsigned d;
+        while ((d = (unsigned char)(*p - '0')) < 10) {
+            v = v * 10 + d;
+            p++;
+        }
+        if (p == start || p - start > 19)
+            return NULL;
+    }
+    *out = v;
+    return p;
+}
+
+/* The cost columns of a line: decimal numbers separated by blanks, from p
+ * to the end of the line (blanks may trail).  Stores each into cols[0],
+ * cols[1], ... (at most max of them), sets *n to their count and returns
+ * the end of the line (its '\n').  NULL if the line needs the exact path:
+ * a token that is not 1 to 19 decimal digits, more than max columns, junk,
+ * or a line ending in "\r\n".  Columns after the last are the caller's to
+ * zero (callgrind leaves out trailing zero costs).
+ *
+ * Inline and without calls: it runs once per cost line, and most lines
+ * hold one to three short numbers, so per-call overhead would be a good
+ * part of the work. */
+static inline const char *scan_cost_columns(const char *p, uint64_t *cols, size_t max,
+                                            size_t *n)
+{
+    size_t k = 0;
+    for (;;) {
+        while (is_blank(*p))
+            p++;
+        unsigned d = (unsigned char)(*p - '0');
+        if (d >= 10)
+            break; /* the end of the line, or junk: told apart below */
+        /* Numbers separated by one space, as callgrind writes them, stay
+         * in this loop; other blanks go round the outer one. */
+        for (;;) {
+            const char *start = p;
+            uint64_t v = d;
+            while ((d = (unsigned char)(*++p - '0')) < 10)
+                v = v * 10 + d;
+            if (p - start > 19 || k == max)
+                return NULL;
+            cols[k++] = v;
+            if (*p != ' ' || (d = (unsigned char)(p[1] - '0')) >= 10)
+                break;
+            p++;
+        }
+    }
+    if (*p != '\n')
+        return NULL;
+    *n = k;
+    return p;
+}
+
 /* Shows a token in a message without flooding the terminal. */
 #define TOKEN_FMT "\"%.*s%s\""
 #define TOKEN_ARGS(p, n) (int)((n) > 40 ? 40 : (n)), (p), ((n) > 40 ? "..." : "")
