@@ -34,21 +34,6 @@ static inline bool key_is(const char *key, size_t n, const char *want)
     return strlen(want) == n && memcmp(key, want, n) == 0;
 }
 
-/* Parse a decimal or 0x-hexadecimal number filling [p, end) exactly;
- * false if it does not, or does not fit in 64 bits (lex.c). */
-bool parse_number(const char *p, const char *end, uint64_t *out);
-
-/* ---- fast scanners ------------------------------------------------------
- *
- * These run on the hot lines (cost lines, node lines of a folded tree) and
- * rely on the line reader's promise that the byte after every line is '\n'
- * or '\r' (linereader.h): a digit loop stops at the first non-digit
- * without also testing for the end of the line, one compare per byte
- * instead of two.  They never report errors: anything unusual makes them
- * return NULL, and the caller reads the line again with the exact, slower
- * helpers above, which give the messages.  So what is accepted, and every
- * error, stays the same. */
-
 static inline bool is_digit(char c)
 {
     return (unsigned char)(c - '0') < 10;
@@ -64,18 +49,79 @@ static inline unsigned hex_digit(char c)
     return d < 6 ? d + 10 : 16;
 }
 
-/* An unsigned number at p: decimal of 1 to 19 digits, or "0x"/"0X" and 1
- * to 16 hexadecimal digits.  Those lengths cannot overflow 64 bits, so the
- * digit loops have no overflow test; longer numbers (which may still fit,
+bool parse_number_checked(const char *p, const char *end, uint64_t *out);
+
+/* Parse a decimal or 0x-hexadecimal number filling [p, end) exactly;
+ * false if it does not, or does not fit in 64 bits.
+ *
+ * Inline for the usual short number: 1 to 19 decimal digits (or 1 to 16
+ * hexadecimal ones) cannot overflow 64 bits, so that loop has no overflow
+ * test; anything else goes to parse_number_checked() (lex.c), the exact
+ * digit-by-digit version, which also says no to what is not a number. */
+static inline bool parse_number(const char *p, const char *end, uint64_t *out)
+{
+    size_t n = (size_t)(end - p);
+    uint64_t v = 0;
+    if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        if (n - 2 > 16)
+            return parse_number_checked(p, end, out);
+        for (const char *q = p + 2; q < end; q++) {
+            unsigned d = hex_digit(*q);
+            if (d >= 16)
+                return false;
+            v = v << 4 | d;
+        }
+    } else {
+        if (n - 1 >= 19) /* empty, or maybe too long */
+            return parse_number_checked(p, end, out);
+        for (const char *q = p; q < end; q++) {
+            unsigned d = (unsigned char)(*q - '0');
+            if (d >= 10)
+                return false;
+            v = v * 10 + d;
+        }
+    }
+    *out = v;
+    return true;
+}
+
+/* ---- fast scanners ------------------------------------------------------
+ *
+ * These run on the hot lines (cost lines, node lines of a folded tree) and
+ * rely on the line reader's promise that the byte after every line is '\n'
+ * or '\r' (linereader.h): a digit loop stops at the first non-digit
+ * without also testing for the end of the line, one compare per byte
+ * instead of two.  They never report errors: anything unusual makes them
+ * return NULL, and the caller reads the line again with the exact, slower
+ * helpers above, which give the messages.  So what is accepted, and every
+ * error, stays the same. */
+
+/* scan_udec: a decimal number of 1 to 19 digits at p; scan_uint: that or
+ * "0x"/"0X" and 1 to 16 hexadecimal digits.  Those lengths cannot
+ * overflow 64 bits, so the digit loops have no overflow test; longer numbers (which may still fit,
  * with leading zeros) return NULL for parse_number().  Returns the end of
  * the digits; what follows them is the caller's to check. */
-static inline const char *scan_uint(const char *p, uint64_t *out)
+static inline const char *scan_udec(const char *p, uint64_t *out)
 {
     const char *start = p;
     uint64_t v = 0;
+    unsigned d;
+    while ((d = (unsigned char)(*p - '0')) < 10) {
+        v = v * 10 + d;
+        p++;
+    }
+    if (p == start || p - start > 19)
+        return NULL;
+    *out = v;
+    return p;
+}
+
+static inline const char *scan_uint(const char *p, uint64_t *out)
+{
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
         p += 2;
-        start = p;
+        const char *start = p;
+        uint64_t v = 0;
         unsigned d;
         while ((d = hex_digit(*p)) < 16) {
             v = v << 4 | d;
@@ -83,17 +129,10 @@ static inline const char *scan_uint(const char *p, uint64_t *out)
         }
         if (p == start || p - start > 16)
             return NULL;
-    } else {
-        unsigned d;
-        while ((d = (unsigned char)(*p - '0')) < 10) {
-            v = v * 10 + d;
-            p++;
-        }
-        if (p == start || p - start > 19)
-            return NULL;
+        *out = v;
+        return p;
     }
-    *out = v;
-    return p;
+    return scan_udec(p, out);
 }
 
 /* The cost columns of a line: decimal numbers separated by blanks, from p

@@ -95,6 +95,13 @@ static _Noreturn void fail_at(struct parser *P, uint64_t line, const char *msg)
 
 /* ---- small lexical helpers ---------------------------------------- */
 
+/* isalpha() of the C locale (the program never sets another), without
+ * its call through the locale's table: it runs on every key of a line. */
+static inline bool is_ascii_alpha(char c)
+{
+    return (unsigned char)((c | 0x20) - 'a') < 26;
+}
+
 static uint64_t number_or_fail(struct parser *P, const char *p, const char *end,
                                const char *what)
 {
@@ -292,10 +299,10 @@ static void define_id(struct parser *P, enum name_kind kind, uint64_t id, uint32
 static const char *compressed_id(struct parser *P, const char *p, const char *end,
                                  uint64_t *id)
 {
-    if (end - p < 3 || p[0] != '(' || !isdigit((unsigned char)p[1]))
+    if (end - p < 3 || p[0] != '(' || !is_digit(p[1]))
         return NULL;
     const char *close = p + 1;
-    while (close < end && isdigit((unsigned char)*close))
+    while (close < end && is_digit(*close))
         close++;
     if (close == end || *close != ')')
         fail(P, "bad compressed name " TOKEN_FMT, TOKEN_ARGS(p, (size_t)(end - p)));
@@ -755,7 +762,8 @@ static void inlined_frame(struct parser *P, const char *value, const char *end)
 /* "calls=COUNT TARGET" or "jump=COUNT TARGET" or "jcnd=EXE/JUMP TARGET":
  * a count (two for jcnd) and up to npositions subpositions. Returns the
  * first count. */
-static uint64_t check_arc(struct parser *P, const char *p, const char *end, bool two_counts)
+static uint64_t check_arc_exact(struct parser *P, const char *p, const char *end,
+                                bool two_counts)
 {
     uint64_t first;
     p = skip_blanks(p, end);
@@ -781,6 +789,62 @@ static uint64_t check_arc(struct parser *P, const char *p, const char *end, bool
         p = t;
     }
     return first;
+}
+
+/* check_arc() for what callgrind writes ("jump=3 +2 *", "jcnd=5/9 0x1a 3",
+ * "calls=1 0x4a0 12"), in one pass that stops at the first non-digit
+ * (the line is followed by '\n' or '\r', linereader.h).  False, with
+ * nothing done, for anything else: check_arc_exact() then reads the line
+ * and gives the error if there is one. */
+static inline bool fast_arc(const struct parser *P, const char *p, const char *end,
+                            bool two_counts, uint64_t *first)
+{
+    uint64_t v, second;
+    while (is_blank(*p))
+        p++;
+    const char *t = scan_uint(p, &v);
+    if (!t)
+        return false;
+    if (two_counts) {
+        if (*t == '/') {
+            t++;
+        } else {
+            if (!is_blank(*t))
+                return false;
+            while (is_blank(*t))
+                t++;
+        }
+        t = scan_uint(t, &second);
+        if (!t)
+            return false;
+    }
+    for (size_t n = 0;; n++) { /* the target's subpositions, only checked */
+        p = t;
+        while (is_blank(*p))
+            p++;
+        if (p == end)
+            break;
+        if (p == t || n == P->npositions)
+            return false; /* no blank before the token, or one too many */
+        char c = *p;
+        if (c == '*')
+            t = p + 1;
+        else if (!(t = scan_uint(p + (c == '+' || c == '-'), &second)))
+            return false;
+    }
+    *first = v;
+    return true;
+}
+
+/* "calls=COUNT TARGET" or "jump=COUNT TARGET" or "jcnd=EXE/JUMP TARGET":
+ * a count (two for jcnd) and up to npositions subpositions. Returns the
+ * first count. */
+static uint64_t check_arc(struct parser *P, const char *p, const char *end, bool two_counts)
+{
+    uint64_t first;
+    if (fast_arc(P, p, end, two_counts, &first))
+        return first;
+    return check_arc_exact(P, p, end, two_counts);
 }
 
 static void position_line(struct parser *P, const char *key, size_t keylen,
@@ -905,9 +969,9 @@ static void parse_line(struct parser *P, const char *line, size_t len)
     }
     if (memchr(line, '\0', len))
         fail(P, "NUL byte in line (binary file?)");
-    if (isalpha((unsigned char)c)) {
+    if (is_ascii_alpha(c)) {
         size_t n = 1;
-        while (n < len && (isalnum((unsigned char)line[n]) || line[n] == '_'))
+        while (n < len && (is_ascii_alpha(line[n]) || is_digit(line[n]) || line[n] == '_'))
             n++;
         if (n < len && line[n] == ':') {
             header_line(P, line, n, line + n + 1, end);
