@@ -1,15 +1,19 @@
 /* Unit tests: apportionment arithmetic, frame names, events, the stack
  * table and the readers on small in-memory inputs. Prints one
  * PASS:/FAIL: line per test; exits 1 if any failed. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "pipeline.h"
 #include "read/events.h"
 #include "read/read.h"
 #include "stacks/apportion.h"
 #include "stacks/stacks.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static int failures;
 
@@ -197,20 +201,26 @@ static void test_stacks_sorted(void)
 }
 
 /* Fold an in-memory input with default options; returns exit-like code. */
-static int fold_text(const char *text, const char *event, char **out, struct diag *d)
+static int fold_bytes(const char *text, size_t len, const char *event, char **out,
+                      struct diag *d)
 {
     struct run_options opt = {.event = event, .resolution = DEFAULT_RESOLUTION};
     render_options_init(&opt.render);
     struct run run;
     run_init(&run, &opt);
-    int rc = run_read_memory(&run, "mem", text, strlen(text), d);
-    size_t len;
-    FILE *f = open_memstream(out, &len);
+    int rc = run_read_memory(&run, "mem", text, len, d);
+    size_t out_len;
+    FILE *f = open_memstream(out, &out_len);
     if (rc == 0)
         stacks_write(&run.out, f);
     fclose(f);
     run_free(&run);
     return rc;
+}
+
+static int fold_text(const char *text, const char *event, char **out, struct diag *d)
+{
+    return fold_bytes(text, strlen(text), event, out, d);
 }
 
 static void check_fold(const char *name, const char *text, const char *event,
@@ -315,6 +325,101 @@ static void test_tree_reader(void)
     check_reject("tree-reject-marker-junk", "# callgrind folded tree!\n", 1);
 }
 
+/* Inputs that end exactly at the end of a page, without a last newline,
+ * before a page that cannot be read: what a mapped file whose size is a
+ * multiple of the page size looks like to the readers.  A scanner that
+ * looks one byte past the end of its input faults here.  Each must read as
+ * the same text with its newline. */
+static void check_page_end(const char *name, const char *text, const char *event)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), len = strlen(text);
+    char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+    if (map == MAP_FAILED || len > page || mprotect(map + page, page, PROT_NONE)) {
+        report(name, 0, "cannot set up the guard page");
+        return;
+    }
+    char *at = map + page - len;
+    memcpy(at, text, len);
+    char *want_text = malloc(len + 2), *got = NULL, *want = NULL;
+    memcpy(want_text, text, len);
+    memcpy(want_text + len, "\n", 2);
+    struct diag dg, dw;
+    memset(&dg, 0, sizeof dg);
+    memset(&dw, 0, sizeof dw);
+    int rg = fold_bytes(at, len, event, &got, &dg);
+    int rw = fold_text(want_text, event, &want, &dw);
+    char detail[1200];
+    snprintf(detail, sizeof detail, "rc %d/%d line %llu/%llu msg \"%s\"/\"%s\" out:\n%s---\n%s",
+             rg, rw, (unsigned long long)dg.line, (unsigned long long)dw.line,
+             rg ? dg.msg : "", rw ? dw.msg : "", got, want);
+    report(name, rg == rw && dg.line == dw.line && strcmp(rg ? dg.msg : "", rw ? dw.msg : "") == 0 &&
+                 strcmp(got, want) == 0, detail);
+    free(got);
+    free(want);
+    free(want_text);
+    munmap(map, 2 * page);
+}
+
+/* The same through run_read_path(), which maps regular files: a file of
+ * exactly one page whose last line has no newline. */
+static void check_mapped_file(void)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const char *head = "events: Ir\nfn=main\n1 5\n#", *tail = "\n2 7";
+    char path[] = "/tmp/cf-unit-XXXXXX";
+    int fd = mkstemp(path);
+    char *text = malloc(page);
+    size_t hl = strlen(head), tl = strlen(tail);
+    memcpy(text, head, hl);
+    memset(text + hl, 'x', page - hl - tl);
+    memcpy(text + page - tl, tail, tl);
+    int ok = fd >= 0 && write(fd, text, page) == (ssize_t)page;
+    if (fd >= 0)
+        close(fd);
+    char *out = NULL;
+    size_t len;
+    struct run_options opt = {.resolution = DEFAULT_RESOLUTION};
+    render_options_init(&opt.render);
+    struct run run;
+    struct diag d;
+    run_init(&run, &opt);
+    int rc = ok ? run_read_path(&run, path, &d) : -1;
+    FILE *f = open_memstream(&out, &len);
+    if (rc == 0)
+        stacks_write(&run.out, f);
+    fclose(f);
+    run_free(&run);
+    unlink(path);
+    report("reader-mapped-page-file", rc == 0 && strcmp(out, "main 12\n") == 0,
+           rc ? d.msg : out);
+    free(out);
+    free(text);
+}
+
+static void test_page_end(void)
+{
+    check_page_end("page-end-cost", "events: Ir\nfn=main\n1 5\n+2 7", NULL);
+    check_page_end("page-end-cost-blank", "events: Ir Dr\nfn=main\n1 5\n+2 7 ", NULL);
+    check_page_end("page-end-hex", "positions: instr\nevents: Ir\nfn=main\n0x10 5\n+2 7\n0x1f", NULL);
+    check_page_end("page-end-columns", "events: Ir Dr Dw\nfn=main\n1 5 6 7\n2 1 2 3", "Dw");
+    check_page_end("page-end-star", "positions: instr line\nevents: Ir\nfn=a\n1 1 1\n* *", NULL);
+    check_page_end("page-end-overflow", "events: Ir\nfn=main\n1 5\n2 99999999999999999999",
+                   NULL);
+    check_page_end("page-end-junk", "events: Ir\nfn=main\n1 5\n2 7x", NULL);
+    check_page_end("page-end-calls",
+                   "events: Ir\nfn=main\n1 5\ncfn=f\ncalls=1 2\n1 9\nfn=f\n2 9", NULL);
+    check_page_end("page-end-digit", "events: Ir\nfn=main\n1 5\n2 7\n3", NULL);
+    check_page_end("page-end-tree",
+                   "# callgrind folded tree\nversion: 1\nevents: Ir Dr\npart: 1\n"
+                   "fn: 1 main\n1 1 10 2\ntotals: 10 2", NULL);
+    check_page_end("page-end-tree-node",
+                   "# callgrind folded tree\nversion: 1\nevents: Ir Dr\npart: 1\n"
+                   "fn: 1 main\n1 1 10 2\n2 1 5", NULL);
+    check_page_end("page-end-folded", "a;b 2\na 3", NULL);
+    check_mapped_file();
+}
+
 int main(void)
 {
     test_apportion();
@@ -323,5 +428,6 @@ int main(void)
     test_stacks_sorted();
     test_readers();
     test_tree_reader();
+    test_page_end();
     return failures ? 1 : 0;
 }

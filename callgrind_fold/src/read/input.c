@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -80,11 +81,32 @@ int read_path(const char *path, struct read_target *t, struct diag *d)
         return -1;
     }
     struct stat st;
-    t->input_bytes = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+    bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    t->input_bytes = regular ? (uint64_t)st.st_size : 0;
+    /* A regular file is mapped, not read: the readers then scan the page
+     * cache in place, with no copy into a buffer and no read() calls.
+     * POSIX_MADV_SEQUENTIAL lets the kernel read ahead.  The lines are views into
+     * the mapping (linereader.c keeps the guarantee that a line is followed
+     * by a readable '\n' or '\r' even when the file lacks its last newline
+     * and ends on a page boundary).  Standard input, pipes, empty files and
+     * a failed mmap() keep the buffered read() path. */
+    void *map = MAP_FAILED;
+    size_t map_len = 0;
+    if (regular && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
+        map_len = (size_t)st.st_size;
+        map = mmap(NULL, map_len, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map != MAP_FAILED)
+            (void)posix_madvise(map, map_len, POSIX_MADV_SEQUENTIAL);
+    }
     struct linereader r;
-    lr_open_fd(&r, fd);
+    if (map != MAP_FAILED)
+        lr_open_memory(&r, map, map_len);
+    else
+        lr_open_fd(&r, fd);
     int rc = read_lines(&r, t, d);
     lr_close(&r);
+    if (map != MAP_FAILED)
+        munmap(map, map_len);
     if (!is_stdin)
         close(fd);
     return rc;

@@ -3,8 +3,9 @@
 #include "lex.h"
 #include "util/util.h"
 
-/* Parse a decimal or 0x-hexadecimal number filling [p, end) exactly. */
-bool parse_number(const char *p, const char *end, uint64_t *out)
+/* Parse a decimal or 0x-hexadecimal number filling [p, end) exactly,
+ * checking for overflow at every digit (lex.h: parse_number). */
+bool parse_number_checked(const char *p, const char *end, uint64_t *out)
 {
     uint64_t v = 0;
     if (p == end)
@@ -36,3 +37,4 @@ bool parse_number(const char *p, const char *end, uint64_t *out)
     *out = v;
     return true;
 }
+

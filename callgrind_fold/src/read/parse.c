@@ -81,6 +81,10 @@ struct parser {
      * per (function node, name), as --inline makes them. */
     uint32_t inlined;
     struct hashmap inlined_nodes;
+
+    /* The fast path's cost columns (fast_cost_line()), one per event. */
+    uint64_t *cols;
+    size_t cols_cap;
 };
 
 static _Noreturn void fail_at(struct parser *P, uint64_t line, const char *msg)
@@ -90,6 +94,13 @@ static _Noreturn void fail_at(struct parser *P, uint64_t line, const char *msg)
 }
 
 /* ---- small lexical helpers ---------------------------------------- */
+
+/* isalpha() of the C locale (the program never sets another), without
+ * its call through the locale's table: it runs on every key of a line. */
+static inline bool is_ascii_alpha(char c)
+{
+    return (unsigned char)((c | 0x20) - 'a') < 26;
+}
 
 static uint64_t number_or_fail(struct parser *P, const char *p, const char *end,
                                const char *what)
@@ -287,10 +298,10 @@ static void define_id(struct parser *P, enum name_kind kind, uint64_t id, uint32
 static const char *compressed_id(struct parser *P, const char *p, const char *end,
                                  uint64_t *id)
 {
-    if (end - p < 3 || p[0] != '(' || !isdigit((unsigned char)p[1]))
+    if (end - p < 3 || p[0] != '(' || !is_digit(p[1]))
         return NULL;
     const char *close = p + 1;
-    while (close < end && isdigit((unsigned char)*close))
+    while (close < end && is_digit(*close))
         close++;
     if (close == end || *close != ')')
         fail(P, "bad compressed name " TOKEN_FMT, TOKEN_ARGS(p, (size_t)(end - p)));
@@ -534,23 +545,16 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
 
 /* ---- body lines ------------------------------------------------------ */
 
-static void cost_line(struct parser *P, const char *p, const char *end)
+/* What a cost line does with its values (the "instr" and "line"
+ * subpositions, when asked for, and the cost of the chosen event): the
+ * part of a cost line after its scanning, shared by cost_line() and the
+ * in-place fast path (fast_cost_lines()).  Inlined into both: a call per
+ * cost line would cost more than most of what it does. */
+static inline __attribute__((always_inline)) void
+cost_line_values(struct parser *P, uint64_t addr, uint64_t line, uint64_t cost)
 {
-    uint64_t addr = 0, line = 0;
     bool want_line = P->line_pos != SIZE_MAX && P->t->opt.want_lines;
     bool by_address = P->part.by_address;
-    for (size_t i = 0; i < P->npositions; i++) {
-        p = skip_blanks(p, end);
-        if (p == end)
-            fail(P, "cost line has fewer than the %zu subposition(s) of "
-                 "\"positions:\"", P->npositions);
-        if (i == P->line_pos && want_line)
-            p = next_subposition(P, p, end, &line, P->last_line);
-        else
-            p = next_subposition(P, p, end, i == P->instr_pos && by_address ? &addr : NULL,
-                                 P->last_instr);
-    }
-    uint64_t cost = parse_costs(P, p, end);
     if (by_address && !P->call_pending && !P->jump_pending)
         P->last_instr = addr;
     if (want_line && !P->call_pending && !P->jump_pending) {
@@ -594,6 +598,138 @@ static void cost_line(struct parser *P, const char *p, const char *end)
         fail(P, "cost sum overflows 64 bits");
 }
 
+static void cost_line(struct parser *P, const char *p, const char *end)
+{
+    uint64_t addr = 0, line = 0;
+    bool want_line = P->line_pos != SIZE_MAX && P->t->opt.want_lines;
+    for (size_t i = 0; i < P->npositions; i++) {
+        p = skip_blanks(p, end);
+        if (p == end)
+            fail(P, "cost line has fewer than the %zu subposition(s) of "
+                 "\"positions:\"", P->npositions);
+        if (i == P->line_pos && want_line)
+            p = next_subposition(P, p, end, &line, P->last_line);
+        else
+            p = next_subposition(P, p, end,
+                                 i == P->instr_pos && P->part.by_address ? &addr : NULL,
+                                 P->last_instr);
+    }
+    uint64_t cost = parse_costs(P, p, end);
+    cost_line_values(P, addr, line, cost);
+}
+
+/* ---- cost lines read in place: the hot loop ---------------------------
+ *
+ * Nine lines in ten of a callgrind.out are cost lines of a few short
+ * numbers ("+3 0 1 0 0 2").  lr_next() and parse_line() would cost a
+ * memchr() for the line's end, a call and a dispatch per line, and the
+ * exact scanners above test the end of the line at every byte and
+ * overflow at every digit.  So a run of cost lines is read straight from
+ * the line reader's buffer (lr_window()): one pass over the bytes that
+ * finds the '\n' while reading the numbers.  Only the common forms are
+ * taken (decimal, "0x" hex, "+N", "-N", "*", numbers short enough not to
+ * overflow, a single event column or an event formula); on anything else
+ * the line is left to lr_next() and cost_line(), which accept or reject
+ * it exactly as before, with the same message. */
+
+/* One subposition at p: "*", "+N", "-N" or "N" (N decimal or "0x" hex);
+ * its value relative to last.  Returns its end, or NULL. */
+static inline const char *fast_subposition(const char *p, uint64_t *value, uint64_t last)
+{
+    char c = *p;
+    if (c == '*') {
+        *value = last;
+        return p + 1;
+    }
+    uint64_t v;
+    const char *t = scan_uint(p + (c == '+' || c == '-'), &v);
+    if (!t)
+        return NULL;
+    *value = c == '+' ? last + v : c == '-' ? last - v : v;
+    return t;
+}
+
+/* The cost line at p, which ends with a '\n' before the end of the
+ * buffer: its "instr" and "line" values (if asked for, as in cost_line())
+ * and its cost of the chosen event.  Returns the '\n', or NULL for
+ * cost_line() to read the line.  ipos and lpos: the index of the "instr"
+ * and "line" subpositions when their values are wanted, else SIZE_MAX. */
+static inline const char *fast_cost_line(struct parser *P, const char *p, size_t ipos,
+                                         size_t lpos, uint64_t *addr, uint64_t *line,
+                                         uint64_t *cost)
+{
+    size_t npos = P->npositions;
+    for (size_t i = 0; i < npos; i++) {
+        uint64_t v;
+        p = fast_subposition(p, &v, i == lpos ? P->last_line : P->last_instr);
+        if (!p)
+            return NULL;
+        if (i == ipos)
+            *addr = v;
+        if (i == lpos)
+            *line = v;
+        if (!is_blank(*p)) {
+            if (*p == '\n' && i + 1 == npos)
+                break; /* no costs: they are 0 */
+            return NULL;
+        }
+        while (is_blank(*p))
+            p++;
+    }
+    size_t n;
+    size_t ncolumns = P->events.ncolumns;
+    p = scan_cost_columns(p, P->cols, ncolumns, &n);
+    if (!p)
+        return NULL;
+    size_t one = P->single_column;
+    if (one != SIZE_MAX) {
+        *cost = one < n ? P->cols[one] : 0;
+        return p;
+    }
+    uint64_t sum = 0; /* an event formula ("event: S = Ir + 10 Dr") */
+    for (size_t i = 0; i < n; i++) {
+        uint64_t term;
+        if (P->weight[i] && (!mul_u64(P->cols[i], P->weight[i], &term) ||
+                             !add_u64(sum, term, &sum)))
+            return NULL;
+    }
+    *cost = sum;
+    return p;
+}
+
+/* The cost lines at the reader's position, as many as follow each other
+ * in its buffer, read in place; the first other line (or a cost line the
+ * fast path does not take) is left for lr_next(). */
+static void fast_cost_lines(struct parser *P)
+{
+    struct linereader *r = P->r;
+    const char *p, *limit;
+    lr_window(r, &p, &limit);
+    if (p == limit)
+        return;
+    if (P->cols_cap < P->events.ncolumns) {
+        P->cols_cap = P->events.ncolumns;
+        P->cols = xrealloc(P->cols, P->cols_cap * sizeof *P->cols);
+    }
+    /* as in cost_line(): which subpositions' values are wanted */
+    size_t ipos = P->part.by_address ? P->instr_pos : SIZE_MAX;
+    size_t lpos = P->t->opt.want_lines ? P->line_pos : SIZE_MAX;
+    while (p < limit) {
+        char c = *p;
+        if (!(is_digit(c) || c == '+' || c == '-' || c == '*'))
+            break;
+        uint64_t addr = 0, line = 0, cost;
+        const char *nl = fast_cost_line(P, p, ipos, lpos, &addr, &line, &cost);
+        if (!nl || (size_t)(nl - p) > r->max_line)
+            break;
+        r->lineno++; /* before cost_line_values(), whose errors cite it */
+        cost_line_values(P, addr, line, cost);
+        p = nl + 1;
+    }
+    lr_skip_to(r, p);
+}
+
+
 /* "cfni=NAME": the costs that follow, up to the next "cfni=" or "fn=",
  * are of code inlined from NAME into the current function ("???": its
  * own code again).  They go to a frame "NAME [inlined]" below it, named as
@@ -620,7 +756,8 @@ static void inlined_frame(struct parser *P, const char *value, const char *end)
 /* "calls=COUNT TARGET" or "jump=COUNT TARGET" or "jcnd=EXE/JUMP TARGET":
  * a count (two for jcnd) and up to npositions subpositions. Returns the
  * first count. */
-static uint64_t check_arc(struct parser *P, const char *p, const char *end, bool two_counts)
+static uint64_t check_arc_exact(struct parser *P, const char *p, const char *end,
+                                bool two_counts)
 {
     uint64_t first;
     p = skip_blanks(p, end);
@@ -654,6 +791,62 @@ static void note_object(struct parser *P, uint32_t name)
 {
     if (P->part.by_address && P->t->sink.object)
         P->t->sink.object(P->t->sink.arg, name, strtab_str(P->names, name));
+}
+
+/* check_arc() for what callgrind writes ("jump=3 +2 *", "jcnd=5/9 0x1a 3",
+ * "calls=1 0x4a0 12"), in one pass that stops at the first non-digit
+ * (the line is followed by '\n' or '\r', linereader.h).  False, with
+ * nothing done, for anything else: check_arc_exact() then reads the line
+ * and gives the error if there is one. */
+static inline bool fast_arc(const struct parser *P, const char *p, const char *end,
+                            bool two_counts, uint64_t *first)
+{
+    uint64_t v, second;
+    while (is_blank(*p))
+        p++;
+    const char *t = scan_uint(p, &v);
+    if (!t)
+        return false;
+    if (two_counts) {
+        if (*t == '/') {
+            t++;
+        } else {
+            if (!is_blank(*t))
+                return false;
+            while (is_blank(*t))
+                t++;
+        }
+        t = scan_uint(t, &second);
+        if (!t)
+            return false;
+    }
+    for (size_t n = 0;; n++) { /* the target's subpositions, only checked */
+        p = t;
+        while (is_blank(*p))
+            p++;
+        if (p == end)
+            break;
+        if (p == t || n == P->npositions)
+            return false; /* no blank before the token, or one too many */
+        char c = *p;
+        if (c == '*')
+            t = p + 1;
+        else if (!(t = scan_uint(p + (c == '+' || c == '-'), &second)))
+            return false;
+    }
+    *first = v;
+    return true;
+}
+
+/* "calls=COUNT TARGET" or "jump=COUNT TARGET" or "jcnd=EXE/JUMP TARGET":
+ * a count (two for jcnd) and up to npositions subpositions. Returns the
+ * first count. */
+static uint64_t check_arc(struct parser *P, const char *p, const char *end, bool two_counts)
+{
+    uint64_t first;
+    if (fast_arc(P, p, end, two_counts, &first))
+        return first;
+    return check_arc_exact(P, p, end, two_counts);
 }
 
 static void position_line(struct parser *P, const char *key, size_t keylen,
@@ -774,9 +967,9 @@ static void parse_line(struct parser *P, const char *line, size_t len)
     }
     if (memchr(line, '\0', len))
         fail(P, "NUL byte in line (binary file?)");
-    if (isalpha((unsigned char)c)) {
+    if (is_ascii_alpha(c)) {
         size_t n = 1;
-        while (n < len && (isalnum((unsigned char)line[n]) || line[n] == '_'))
+        while (n < len && (is_ascii_alpha(line[n]) || is_digit(line[n]) || line[n] == '_'))
             n++;
         if (n < len && line[n] == ':') {
             header_line(P, line, n, line + n + 1, end);
@@ -805,6 +998,7 @@ static void free_parser(struct parser *P)
     buf_free(&P->descs);
     events_free(&P->events);
     free(P->weight);
+    free(P->cols);
     part_free(&P->part);
     free(P);
 }
@@ -836,6 +1030,8 @@ int read_callgrind(struct linereader *r, const char *first, size_t first_len,
     start_part(P);
     parse_line(P, first, first_len);
     for (;;) {
+        if (P->in_body)
+            fast_cost_lines(P);
         const char *line;
         size_t len;
         enum lr_status st = lr_next(r, &line, &len);

@@ -51,6 +51,7 @@ struct tree_reader {
     uint32_t *path;             /* frame at depth 1, 2, ... of the last node */
     size_t path_cap;
     size_t depth;               /* depth of the last node, 0 at the start */
+    uint64_t *cols;             /* fast_node_lines(): one line's costs */
 };
 
 /* ---- lexical helpers --------------------------------------------------- */
@@ -173,6 +174,7 @@ static void choose_event(struct tree_reader *T)
         fail(T, "%s", err);
     }
     T->sum = xcalloc(T->events.ncolumns, sizeof *T->sum);
+    T->cols = xcalloc(T->events.ncolumns, sizeof *T->cols);
 }
 
 static void part_line(struct tree_reader *T, const char *p, const char *end)
@@ -215,6 +217,45 @@ static void totals_line(struct tree_reader *T, const char *p, const char *end)
     T->state = AFTER_TOTALS;
 }
 
+/* Checks of a node line's depth, after the path of depth T->depth. */
+static void check_depth(struct tree_reader *T, uint64_t depth)
+{
+    if (depth == 0)
+        fail(T, "depth 0 (a root frame has depth 1)");
+    if (depth > (uint64_t)T->depth + 1)
+        fail(T, "depth %" PRIu64 " after depth %zu: a path grows by one frame at a time",
+             depth, T->depth);
+}
+
+static uint32_t node_name(struct tree_reader *T, uint64_t id)
+{
+    uint32_t name = name_of_id(T, id);
+    if (name == NO_NAME)
+        fail(T, "function id %" PRIu64 " is used before any \"fn: %" PRIu64 " NAME\" line",
+             id, id);
+    return name;
+}
+
+/* Adds the cost v of column `column` to the part's sums. */
+static inline void sum_cost(struct tree_reader *T, size_t column, uint64_t v)
+{
+    if (!add_u64(T->sum[column], v, &T->sum[column]))
+        fail(T, "cost sum overflows 64 bits");
+}
+
+/* The node's path (the frame of `name` at `depth`, under the last node one
+ * depth up) gets its cost of the selected event. */
+static inline void add_node(struct tree_reader *T, uint64_t depth, uint32_t name,
+                            uint64_t cost)
+{
+    size_t at = (size_t)depth - 1;
+    GROW(T->path, T->path_cap, at);
+    T->path[at] = T->frame_of[name];
+    T->depth = (size_t)depth;
+    if (cost && T->selected && !stacks_add(T->t->stacks, T->path, T->depth, cost))
+        fail(T, "summed counts overflow 64 bits");
+}
+
 /* "DEPTH ID [C1 C2 ...]": the path's own cost goes to the stack of the
  * frames at depths 1..DEPTH. */
 static void node_line(struct tree_reader *T, const char *p, const char *end)
@@ -224,19 +265,12 @@ static void node_line(struct tree_reader *T, const char *p, const char *end)
                                       : "node line after the part's \"totals:\" line");
     uint64_t depth, id;
     p = number(T, p, end, &depth, "depth");
-    if (depth == 0)
-        fail(T, "depth 0 (a root frame has depth 1)");
-    if (depth > (uint64_t)T->depth + 1)
-        fail(T, "depth %" PRIu64 " after depth %zu: a path grows by one frame at a time",
-             depth, T->depth);
+    check_depth(T, depth);
     p = skip_blanks(p, end);
     if (p == end)
         fail(T, "node line without a function id");
     p = number(T, p, end, &id, "function id");
-    uint32_t name = name_of_id(T, id);
-    if (name == NO_NAME)
-        fail(T, "function id %" PRIu64 " is used before any \"fn: %" PRIu64 " NAME\" line",
-             id, id);
+    uint32_t name = node_name(T, id);
     uint64_t cost = 0;
     size_t column = 0, ncolumns = T->events.ncolumns;
     for (p = skip_blanks(p, end); p < end; p = skip_blanks(p, end)) {
@@ -244,18 +278,52 @@ static void node_line(struct tree_reader *T, const char *p, const char *end)
         p = number(T, p, end, &v, "cost");
         if (column >= ncolumns)
             fail(T, "more costs than the %zu event(s) of the \"events:\" line", ncolumns);
-        if (!add_u64(T->sum[column], v, &T->sum[column]))
-            fail(T, "cost sum overflows 64 bits");
+        sum_cost(T, column, v);
         if (column == T->column)
             cost = v;
         column++;
     }
-    size_t at = (size_t)depth - 1;
-    GROW(T->path, T->path_cap, at);
-    T->path[at] = T->frame_of[name];
-    T->depth = (size_t)depth;
-    if (cost && T->selected && !stacks_add(T->t->stacks, T->path, T->depth, cost))
-        fail(T, "summed counts overflow 64 bits");
+    add_node(T, depth, name, cost);
+}
+
+/* ---- node lines read in place: the hot loop ------------------------------
+ *
+ * As for callgrind.out's cost lines (parse.c, fast_cost_lines()): the node
+ * lines that follow each other in the line reader's buffer are read in one
+ * pass that finds each '\n' while scanning the numbers, with no memchr(),
+ * call or dispatch per line and no overflow test per digit.  A line in
+ * any other form (a long number, CRLF, junk, ...) is left to lr_next()
+ * and node_line(), which read it exactly and give the error if any; a
+ * line taken here meets the same checks, in the same order. */
+static void fast_node_lines(struct tree_reader *T)
+{
+    struct linereader *r = T->r;
+    const char *p, *limit;
+    lr_window(r, &p, &limit);
+    size_t ncolumns = T->events.ncolumns;
+    while (p < limit && is_digit(*p)) {
+        uint64_t depth, id;
+        size_t n;
+        const char *t = scan_udec(p, &depth);
+        if (!t || !is_blank(*t))
+            break;
+        while (is_blank(*t))
+            t++;
+        t = scan_udec(t, &id);
+        if (!t)
+            break;
+        const char *nl = scan_cost_columns(t, T->cols, ncolumns, &n);
+        if (!nl || (size_t)(nl - p) > r->max_line)
+            break;
+        r->lineno++; /* before the checks, whose errors cite it */
+        check_depth(T, depth);
+        uint32_t name = node_name(T, id);
+        for (size_t i = 0; i < n; i++)
+            sum_cost(T, i, T->cols[i]);
+        add_node(T, depth, name, T->column < n ? T->cols[T->column] : 0);
+        p = nl + 1;
+    }
+    lr_skip_to(r, p);
 }
 
 /* ---- lines ------------------------------------------------------------------ */
@@ -341,6 +409,7 @@ static void free_reader(struct tree_reader *T)
     free(T->frame_of);
     buf_free(&T->scratch);
     free(T->sum);
+    free(T->cols);
     free(T->path);
     free(T);
 }
@@ -369,6 +438,8 @@ int read_tree(struct linereader *r, const char *first, size_t first_len,
      * like folded stacks. */
     t->folded_inputs++;
     for (;;) {
+        if (T->state == IN_PART)
+            fast_node_lines(T);
         const char *line;
         size_t len;
         enum lr_status st = lr_next(r, &line, &len);
