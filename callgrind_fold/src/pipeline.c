@@ -38,6 +38,7 @@ static int run_part(void *arg, struct part *pt, char *err, size_t errlen)
     profile_resolve_call_targets(&pt->prof);
     if (run->keep_arcs) /* -f dot: the call graph itself, with call counts */
         callarcs_add_profile(&run->arcs, &pt->prof, &run->fold);
+    stacks_use_column(&run->out, pt->column);
     return fold_profile(&pt->prof, &run->fold, err, errlen);
 }
 
@@ -78,6 +79,7 @@ void run_init(struct run *run, const struct run_options *opt)
         .by_address = run->inl != NULL,
         .want_lines = pprof,
         .keep_notes = pprof,
+        .all_events = pprof,
     };
     struct part_sink sink = {run, run_part, run->inl ? run_object : NULL};
     read_target_init(&run->in, &ro_in, &run->names, &run->out, &sink);
@@ -139,35 +141,13 @@ static void print_diag(const struct diag *d)
         fprintf(stderr, "%s: %s\n", d->file, msg);
 }
 
-/* One input: a file, or standard input, which -f pprof reads into
- * memory first (`data`) to read it again for every event. */
-static int read_input(struct run *run, const char *path, const struct buf *data,
-                      struct diag *d)
-{
-    if (data && strcmp(path, "-") == 0)
-        return run_read_memory(run, "<stdin>", data->data ? data->data : "", data->len, d);
-    return run_read_path(run, path, d);
-}
-
-static void read_stdin(struct buf *data)
-{
-    for (;;) {
-        buf_reserve(data, 1 << 16);
-        size_t n = fread(data->data + data->len, 1, data->cap - data->len, stdin);
-        data->len += n;
-        if (n == 0)
-            break;
-    }
-}
-
 /* Every input, summed. Returns 0, or EXIT_INPUT after printing why. */
-static int read_inputs(struct run *run, const char *const *inputs, size_t ninputs,
-                       const struct buf *stdin_data)
+static int read_inputs(struct run *run, const char *const *inputs, size_t ninputs)
 {
     struct diag d, first_empty;
     size_t empty = 0;
     for (size_t i = 0; i < ninputs; i++) {
-        int rc = read_input(run, inputs[i], stdin_data, &d);
+        int rc = run_read_path(run, inputs[i], &d);
         if (rc == INPUT_EMPTY) {
             if (empty++ == 0)
                 first_empty = d;
@@ -190,72 +170,74 @@ static int read_inputs(struct run *run, const char *const *inputs, size_t ninput
     return 0;
 }
 
-/* -f pprof: the counts of every event, one column each. The first pass
- * (the --event, as for any format) has filled run->out; each other event
- * of the inputs' "events:" lines gets a pass of its own over the same
- * inputs, so its stacks are made exactly as folded output makes them for
- * --event=THAT (exact, or estimated with every sum kept). Returns 0, or
- * EXIT_INPUT after printing what went wrong. */
-static int pprof_columns(struct run *run, const char *const *inputs, size_t ninputs,
-                         const struct buf *data)
+/* Adds the counts of `from` to `to`; false if a sum overflows. */
+static bool add_column(struct event_column *to, const struct stack_column *from)
+{
+    if (from->cap > to->len) {
+        to->count = xrealloc(to->count, from->cap * sizeof *to->count);
+        memset(to->count + to->len, 0, (from->cap - to->len) * sizeof *to->count);
+        to->len = from->cap;
+    }
+    bool ok = add_u64(to->total, from->total, &to->total);
+    for (size_t id = 0; id < from->cap; id++)
+        ok &= add_u64(to->count[id], from->count[id], &to->count[id]);
+    return ok;
+}
+
+/* -f pprof: the counts of every event, one column each, as the readers
+ * left them in the stacks' columns (all_events): one per event of the
+ * inputs' "events:" lines in order of first sight, and the --event's if
+ * it is an inherited one. Each is exactly what folded output counts for
+ * --event=THAT. Folded text has no events: its counts are in every
+ * column. Returns 0, or EXIT_INPUT after saying what went wrong. */
+static int pprof_columns(struct run *run)
 {
     const struct render_options *ro = &run->opt.render;
-    const char *selected = read_chosen_event(&run->in);
     const struct strtab *seen = &run->in.notes.events;
     size_t nseen = seen->count;
+    struct stack_column every;
+    stacks_take_column(&run->out, 0, &every);
     if (nseen == 0) { /* folded stacks only: one count of unknown meaning */
         run->columns = xcalloc(1, sizeof *run->columns);
         run->ncolumns = 1;
-        run->columns[0].event = ro->countname ? ro->countname
-                                : run->opt.event ? run->opt.event : "samples";
-        stacks_take_counts(&run->out, &run->columns[0].count, &run->columns[0].len,
-                           &run->columns[0].total);
+        run->columns[0] = (struct event_column){
+            .event = ro->countname ? ro->countname : run->opt.event ? run->opt.event : "samples",
+            .count = every.count, .len = every.cap, .total = every.total};
         return 0;
     }
+    const char *selected = read_chosen_event(&run->in);
     run->columns = xcalloc(nseen + 1, sizeof *run->columns);
     run->default_column = SIZE_MAX;
     for (uint32_t i = 0; i < nseen; i++) {
-        struct event_column *c = &run->columns[run->ncolumns++];
-        c->event = strtab_str(seen, i);
-        if (strcmp(c->event, selected) == 0)
+        run->columns[run->ncolumns++].event = strtab_str(seen, i);
+        if (strcmp(strtab_str(seen, i), selected) == 0)
             run->default_column = i;
     }
     if (run->default_column == SIZE_MAX) { /* an inherited event: a column too */
         run->default_column = run->ncolumns;
         run->columns[run->ncolumns++].event = selected;
     }
-    struct read_options saved_opt = run->in.opt;
-    int status = 0;
-    for (size_t c = 0; c < run->ncolumns && status == 0; c++) {
+    bool ok = true;
+    for (size_t c = 0; c < run->ncolumns; c++) {
         struct event_column *col = &run->columns[c];
         col->long_name = notes_event_long_name(&run->in.notes, col->event,
                                                strlen(col->event));
-        if (c == run->default_column)
-            continue;
-        uint64_t *saved;
-        size_t saved_len;
-        uint64_t saved_total;
-        stacks_take_counts(&run->out, &saved, &saved_len, &saved_total);
-        run->in.opt.event = col->event;
-        run->in.opt.event_may_miss = true;
-        run->in.opt.keep_notes = false;
-        for (size_t i = 0; i < ninputs && status == 0; i++) {
-            struct diag d;
-            int rc = read_input(run, inputs[i], data, &d);
-            if (rc != 0 && rc != INPUT_EMPTY) {
-                print_diag(&d);
-                status = EXIT_INPUT;
-            }
+        size_t at = read_event_column_of(&run->in, col->event);
+        if (at) {
+            struct stack_column counts;
+            stacks_take_column(&run->out, at, &counts);
+            col->count = counts.count;
+            col->len = counts.cap;
+            col->total = counts.total;
         }
-        stacks_take_counts(&run->out, &col->count, &col->len, &col->total);
-        run->out.count = saved;
-        run->out.count_cap = saved_len;
-        run->out.total = saved_total;
+        ok &= add_column(col, &every);
     }
-    struct event_column *def = &run->columns[run->default_column];
-    stacks_take_counts(&run->out, &def->count, &def->len, &def->total);
-    run->in.opt = saved_opt;
-    return status;
+    free(every.count);
+    if (!ok) {
+        fprintf(stderr, "callgrind_fold: summed counts overflow 64 bits\n");
+        return EXIT_INPUT;
+    }
+    return 0;
 }
 
 /* The job for the writers: the stacks and what they need besides. */
@@ -308,17 +290,9 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
 {
     struct run run;
     run_init(&run, opt);
-    /* -f pprof reads standard input once per event: kept in memory. */
-    bool pprof = opt->render.format == FORMAT_PPROF;
-    struct buf stdin_data = {0};
-    for (size_t i = 0; i < ninputs && pprof; i++)
-        if (strcmp(inputs[i], "-") == 0) {
-            read_stdin(&stdin_data);
-            break;
-        }
-    int status = read_inputs(&run, inputs, ninputs, pprof ? &stdin_data : NULL);
-    if (status == 0 && pprof)
-        status = pprof_columns(&run, inputs, ninputs, &stdin_data);
+    int status = read_inputs(&run, inputs, ninputs);
+    if (status == 0 && opt->render.format == FORMAT_PPROF)
+        status = pprof_columns(&run);
     /* --diff BASE: the base profile, read with the same options. */
     struct run base;
     struct run_options base_opt = *opt;
@@ -346,7 +320,6 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
                 "stacks\n", run.fold.estimate_reason);
     if (run.inl && status == 0)
         inline_report(run.inl, &run.names, stderr);
-    buf_free(&stdin_data);
     run_free(&base);
     run_free(&run);
     return status;

@@ -201,13 +201,57 @@ def run(T, binary, tag, golden=None):
         T.check(name("folded-input/" + want),
                 rc == 0 and prof["sample_type"] == [(want, "count")] and
                 named_samples(prof) == {("a", "b"): [3], ("a",): [2]}, err)
-    # Standard input is read again for every event.
+    # Standard input, read once as any input.
     p = T.run([binary, "-f", "pprof", "-o", out, "-"], stdin=open(src, "rb"))
     prof = decode_profile(open(out, "rb").read()) if p.returncode == 0 else {}
     T.check(name("stdin-every-event"),
             p.returncode == 0 and prof and
             named_samples(prof) == {("main",): [11, 0], ("main", "memcpy"): [100, 5000]},
             p.stderr.decode())
+
+    # Every event in one pass over the input (issue 28): a named pipe can
+    # be read only once, and still gives every event.
+    fifo = os.path.join(work, "small.fifo")
+    if os.path.exists(fifo):
+        os.unlink(fifo)
+    os.mkfifo(fifo)
+    import threading
+
+    def feed():
+        with open(fifo, "wb") as w, open(src, "rb") as r:
+            w.write(r.read())
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    p = T.run([binary, "-f", "pprof", "-o", out, fifo], timeout=60)
+    if p.returncode == 124:  # still waiting for a second writer: unblock it
+        feed()
+    feeder.join(5)
+    prof = decode_profile(open(out, "rb").read()) if p.returncode == 0 else {}
+    T.check(name("one-pass/named-pipe"),
+            p.returncode == 0 and prof and
+            named_samples(prof) == {("main",): [11, 0], ("main", "memcpy"): [100, 5000]},
+            p.stderr.decode())
+    # Inputs with other events: each event's column, 0 where an input
+    # lacks it; a part's "totals:" is checked for every event.
+    ir = os.path.join(work, "ir.cg")
+    irdr = os.path.join(work, "irdr.cg")
+    with open(ir, "w") as f:
+        f.write("events: Ir\nfn=main\n1 5\ncfn=f\ncalls=1 2\n3 7\nfn=f\n2 7\ntotals: 12\n")
+    with open(irdr, "w") as f:
+        f.write("events: Ir Dr\nfn=main\n1 1 2\nfn=g\n1 4 8\ntotals: 5 10\n")
+    rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out, ir, irdr])
+    prof = decode_profile(open(out, "rb").read()) if rc == 0 else {}
+    T.check(name("one-pass/events-of-later-inputs"),
+            rc == 0 and prof["sample_type"] == [("Ir", "count"), ("Dr", "count")] and
+            named_samples(prof) == {("main",): [6, 2], ("main", "f"): [7, 0], ("g",): [4, 8]},
+            err or repr(prof.get("sample_type")) + repr(named_samples(prof) if prof else None))
+    bad_dr = os.path.join(work, "bad-dr.cg")
+    with open(bad_dr, "w") as f:
+        f.write("events: Ir Dr\nfn=main\n1 1 2\ntotals: 1 3\n")
+    rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out, bad_dr])
+    T.check(name("one-pass/totals-of-every-event"),
+            rc == 2 and "bad-dr.cg:4: \"totals:\" says 3 but the cost lines sum to 2" in err,
+            err)
 
     # Malformed input: the same error as folded output, nothing written.
     mdir = os.path.join(HERE, "malformed")

@@ -52,6 +52,7 @@ int read_folded(struct linereader *r, const char *first, size_t first_len,
                 struct read_target *t, struct diag *d)
 {
     t->folded_inputs++;
+    stacks_use_column(t->stacks, 0); /* with all_events: counts of every event */
     if (folded_line(first, first_len, t, d)) {
         d->line = r->lineno;
         return -1;

@@ -17,6 +17,7 @@ void read_target_init(struct read_target *t, const struct read_options *opt,
     t->sink = *sink;
     strtab_init(&t->notes.events);
     strtab_init(&t->notes.comments);
+    strtab_init(&t->event_columns);
 }
 
 void read_target_free(struct read_target *t)
@@ -27,6 +28,7 @@ void read_target_free(struct read_target *t)
     free(t->notes.event_long);
     strtab_free(&t->notes.events);
     strtab_free(&t->notes.comments);
+    strtab_free(&t->event_columns);
 }
 
 const char *read_event_name(struct read_target *t, const char *first_column)
@@ -44,6 +46,19 @@ const char *read_event_name(struct read_target *t, const char *first_column)
 const char *read_chosen_event(const struct read_target *t)
 {
     return t->opt.event ? t->opt.event : t->first_event;
+}
+
+size_t read_event_column(struct read_target *t, const char *name, size_t len)
+{
+    return (size_t)strtab_intern(&t->event_columns, name, len) + 1;
+}
+
+size_t read_event_column_of(const struct read_target *t, const char *name)
+{
+    for (uint32_t id = 0; id < t->event_columns.count; id++) /* a few events */
+        if (strcmp(strtab_str(&t->event_columns, id), name) == 0)
+            return (size_t)id + 1;
+    return 0;
 }
 
 void notes_event(struct read_target *t, const char *name, size_t len)

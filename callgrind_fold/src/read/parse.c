@@ -82,9 +82,25 @@ struct parser {
     uint32_t inlined;
     struct hashmap inlined_nodes;
 
-    /* The fast path's cost columns (fast_cost_line()), one per event. */
+    /* The cost columns of the last cost line, one per event (filled by
+     * the fast path, fast_cost_line(), and with all_events by
+     * parse_costs()). */
     uint64_t *cols;
     size_t cols_cap;
+    size_t ncols;
+
+    /* all_events (-f pprof): a part for each other event of "events:",
+     * fed every line the main part is: the same nodes with the same ids,
+     * each with its event's costs, so that one pass reads every event. */
+    struct other_event *others;
+    size_t nothers, others_cap;
+};
+
+struct other_event {
+    struct part part;
+    size_t file_column;             /* its column of "events:" */
+    uint64_t totals;                /* of "totals:" */
+    struct hashmap inlined_nodes;   /* as the parser's, for this part */
 };
 
 static _Noreturn void fail_at(struct parser *P, uint64_t line, const char *msg)
@@ -205,6 +221,44 @@ static inline const char *next_number(struct parser *P, const char *p, const cha
 
 /* ---- events --------------------------------------------------------- */
 
+/* all_events: the main part counts the selected event (`selected`); every
+ * other event of "events:" gets a part of its own, with the same nodes
+ * (the part is set up before the first body line). */
+static void add_other_events(struct parser *P, const char *selected)
+{
+    struct read_target *t = P->t;
+    size_t main_column = read_event_column(t, selected, strlen(selected));
+    P->part.column = main_column;
+    P->nothers = 0;
+    if (P->cols_cap < P->events.ncolumns) {
+        P->cols_cap = P->events.ncolumns;
+        P->cols = xrealloc(P->cols, P->cols_cap * sizeof *P->cols);
+    }
+    for (size_t i = 0; i < P->events.ncolumns; i++) {
+        const char *event = P->events.columns[i];
+        size_t column = read_event_column(t, event, strlen(event));
+        bool seen = column == main_column;
+        for (size_t k = 0; k < P->nothers && !seen; k++)
+            seen = P->others[k].part.column == column;
+        if (seen)
+            continue;
+        if (P->nothers == P->others_cap) {
+            GROW(P->others, P->others_cap, P->nothers);
+            for (size_t k = P->nothers; k < P->others_cap; k++) {
+                part_init(&P->others[k].part);
+                hashmap_init(&P->others[k].inlined_nodes);
+            }
+        }
+        struct other_event *o = &P->others[P->nothers++];
+        part_reset(&o->part);
+        hashmap_clear(&o->inlined_nodes);
+        o->part.by_address = P->part.by_address;
+        o->part.column = column;
+        o->file_column = i;
+        o->totals = 0;
+    }
+}
+
 static void resolve_events(struct parser *P)
 {
     if (P->events_resolved)
@@ -217,11 +271,8 @@ static void resolve_events(struct parser *P)
         P->weight = xrealloc(P->weight, P->weight_cap * sizeof *P->weight);
     }
     char err[sizeof P->d->msg];
-    if (events_resolve(&P->events, name, P->weight, err, sizeof err)) {
-        if (!P->t->opt.event_may_miss)
-            fail(P, "%s", err);
-        memset(P->weight, 0, P->events.ncolumns * sizeof *P->weight);
-    }
+    if (events_resolve(&P->events, name, P->weight, err, sizeof err))
+        fail(P, "%s", err);
     /* Fast path for the common case: the event is one column. */
     P->single_column = SIZE_MAX;
     size_t nonzero = 0;
@@ -235,6 +286,8 @@ static void resolve_events(struct parser *P)
     if (nonzero != 1)
         P->single_column = SIZE_MAX;
     P->events_resolved = true;
+    if (P->t->opt.all_events)
+        add_other_events(P, name);
 }
 
 /* Parse costs from p to end (after the positions) into the chosen event. */
@@ -248,6 +301,8 @@ static uint64_t parse_costs(struct parser *P, const char *p, const char *end)
         if (column >= P->events.ncolumns)
             fail(P, "more costs than the %zu event(s) of the \"events:\" line",
                  P->events.ncolumns);
+        if (P->nothers) /* all_events: the other events' costs too */
+            P->cols[column] = v;
         if (column == P->single_column) {
             result = v;
         } else if (P->single_column == SIZE_MAX && P->weight[column]) {
@@ -258,6 +313,7 @@ static uint64_t parse_costs(struct parser *P, const char *p, const char *end)
         column++;
         p = t;
     }
+    P->ncols = column;
     return result;
 }
 
@@ -388,6 +444,7 @@ static void start_part(struct parser *P)
     P->inlined = NO_NODE;
     hashmap_clear(&P->inlined_nodes);
     part_reset(&P->part);
+    P->nothers = 0; /* set up again with the part's events */
 }
 
 static void finish_part(struct parser *P)
@@ -408,6 +465,15 @@ static void finish_part(struct parser *P)
             fail(P, "\"totals:\" says %" PRIu64 " but the cost lines sum to %" PRIu64
                  " (truncated or corrupt file?)", P->totals, total);
         }
+        for (size_t k = 0; k < P->nothers; k++) {
+            const struct other_event *o = &P->others[k];
+            uint64_t sum = o->part.by_address ? o->part.addr_total : o->part.prof.total_self;
+            if (o->totals != sum) {
+                P->d->line = P->totals_line;
+                fail(P, "\"totals:\" says %" PRIu64 " but the cost lines sum to %" PRIu64
+                     " (truncated or corrupt file?)", o->totals, sum);
+            }
+        }
     } else if (P->summary_in_header) {
         /* callgrind always ends a part with "totals:" */
         fail(P, "part ends without its \"totals:\" line (truncated file?)");
@@ -422,10 +488,13 @@ static void finish_part(struct parser *P)
         notes_comment(t, "desc", P->descs.data + i, n);
         i += n + 1;
     }
-    P->part.number = P->part_number;
     char err[sizeof P->d->msg];
-    if (t->sink.part(t->sink.arg, &P->part, err, sizeof err))
-        fail(P, "%s", err);
+    for (size_t k = 0; k <= P->nothers; k++) {
+        struct part *pt = k == 0 ? &P->part : &P->others[k - 1].part;
+        pt->number = P->part_number;
+        if (t->sink.part(t->sink.arg, pt, err, sizeof err))
+            fail(P, "%s", err);
+    }
 }
 
 static void start_body(struct parser *P)
@@ -523,6 +592,10 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
             return;
         resolve_events(P);
         P->totals = parse_costs(P, value, end);
+        for (size_t k = 0; k < P->nothers; k++) {
+            struct other_event *o = &P->others[k];
+            o->totals = o->file_column < P->ncols ? P->cols[o->file_column] : 0;
+        }
         P->have_totals = true;
         P->totals_line = P->r->lineno;
     } else if (key_is(key, keylen, "cmd")) {
@@ -545,6 +618,55 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
 
 /* ---- body lines ------------------------------------------------------ */
 
+/* A cost line's cost into part pt: the inclusive cost of a call when a
+ * "calls=" line is pending (`call`), else self cost of the current
+ * function or of the code inlined into it ("cfni="). */
+static inline __attribute__((always_inline)) void
+add_line_cost(struct parser *P, struct part *pt, bool call, uint64_t addr, uint64_t cost)
+{
+    struct profile *prof = &pt->prof;
+    if (call) {
+        /* Inclusive cost of the calls: it is the callee's, not self cost. */
+        uint32_t caller = P->function;
+        if (P->inlined != NO_NODE) {
+            /* a call made from inlined code: below its frame */
+            if (!profile_add_call(prof, P->function, P->inlined, cost))
+                fail(P, "call cost sum overflows 64 bits");
+            caller = P->inlined;
+        }
+        if (pt->by_address) {
+            if (!part_add_call_at(pt, caller, P->callee, addr, cost, P->call_count))
+                fail(P, "call cost sum overflows 64 bits");
+        } else {
+            if (!profile_add_call(prof, caller, P->callee, cost))
+                fail(P, "call cost sum overflows 64 bits");
+            profile_add_call_count(prof, caller, P->callee, P->call_count);
+        }
+        return;
+    }
+    if (P->inlined != NO_NODE) {
+        if (!profile_add_call(prof, P->function, P->inlined, cost) ||
+            !profile_add_self(prof, P->inlined, cost))
+            fail(P, "cost sum overflows 64 bits");
+        return;
+    }
+    if (pt->by_address ? !part_add_self_at(pt, P->function, addr, cost)
+                       : !profile_add_self(prof, P->function, cost))
+        fail(P, "cost sum overflows 64 bits");
+}
+
+/* all_events: the line's cost of each other event into its part. */
+static void add_other_costs(struct parser *P, bool call, uint64_t addr, uint32_t line)
+{
+    for (size_t k = 0; k < P->nothers; k++) {
+        struct other_event *o = &P->others[k];
+        if (line)
+            o->part.prof.nodes[P->function].line = line;
+        add_line_cost(P, &o->part, call, addr,
+                      o->file_column < P->ncols ? P->cols[o->file_column] : 0);
+    }
+}
+
 /* What a cost line does with its values (the "instr" and "line"
  * subpositions, when asked for, and the cost of the chosen event): the
  * part of a cost line after its scanning, shared by cost_line() and the
@@ -554,48 +676,26 @@ static inline __attribute__((always_inline)) void
 cost_line_values(struct parser *P, uint64_t addr, uint64_t line, uint64_t cost)
 {
     bool want_line = P->line_pos != SIZE_MAX && P->t->opt.want_lines;
-    bool by_address = P->part.by_address;
-    if (by_address && !P->call_pending && !P->jump_pending)
+    bool call = P->call_pending;
+    uint32_t first_line = 0; /* the function's first source line, when new */
+    if (P->part.by_address && !call && !P->jump_pending)
         P->last_instr = addr;
-    if (want_line && !P->call_pending && !P->jump_pending) {
+    if (want_line && !call && !P->jump_pending) {
         P->last_line = line;
         if (P->function != NO_NODE && line > 0 && line <= UINT32_MAX - 1 &&
             P->prof->nodes[P->function].line == 0)
-            P->prof->nodes[P->function].line = (uint32_t)line;
+            P->prof->nodes[P->function].line = first_line = (uint32_t)line;
     }
     P->jump_pending = false;
-    if (P->call_pending) {
-        /* Inclusive cost of the calls: it is the callee's, not self cost. */
-        P->call_pending = false;
-        uint32_t caller = P->function;
-        if (P->inlined != NO_NODE) {
-            /* a call made from inlined code: below its frame */
-            if (!profile_add_call(P->prof, P->function, P->inlined, cost))
-                fail(P, "call cost sum overflows 64 bits");
-            caller = P->inlined;
-        }
-        if (by_address) {
-            if (!part_add_call_at(&P->part, caller, P->callee, addr, cost, P->call_count))
-                fail(P, "call cost sum overflows 64 bits");
-        } else {
-            if (!profile_add_call(P->prof, caller, P->callee, cost))
-                fail(P, "call cost sum overflows 64 bits");
-            profile_add_call_count(P->prof, caller, P->callee, P->call_count);
-        }
-        P->call_object = P->call_file = NO_NAME;
-        return;
-    }
-    if (P->function == NO_NODE)
+    if (!call && P->function == NO_NODE)
         fail(P, "cost line before any \"fn=\" line");
-    if (P->inlined != NO_NODE) {
-        if (!profile_add_call(P->prof, P->function, P->inlined, cost) ||
-            !profile_add_self(P->prof, P->inlined, cost))
-            fail(P, "cost sum overflows 64 bits");
-        return;
+    add_line_cost(P, &P->part, call, addr, cost);
+    if (P->nothers)
+        add_other_costs(P, call, addr, first_line);
+    if (call) {
+        P->call_pending = false;
+        P->call_object = P->call_file = NO_NAME;
     }
-    if (by_address ? !part_add_self_at(&P->part, P->function, addr, cost)
-                   : !profile_add_self(P->prof, P->function, cost))
-        fail(P, "cost sum overflows 64 bits");
 }
 
 static void cost_line(struct parser *P, const char *p, const char *end)
@@ -681,6 +781,7 @@ static inline const char *fast_cost_line(struct parser *P, const char *p, size_t
     p = scan_cost_columns(p, P->cols, ncolumns, &n);
     if (!p)
         return NULL;
+    P->ncols = n;
     size_t one = P->single_column;
     if (one != SIZE_MAX) {
         *cost = one < n ? P->cols[one] : 0;
@@ -751,6 +852,9 @@ static void inlined_frame(struct parser *P, const char *value, const char *end)
     buf_append(&P->scratch, INLINE_MARK, sizeof INLINE_MARK - 1);
     uint32_t name = strtab_intern(P->names, P->scratch.data, P->scratch.len);
     P->inlined = profile_inlined_node(P->prof, &P->inlined_nodes, P->function, name);
+    for (size_t k = 0; k < P->nothers; k++) /* the same node in each */
+        profile_inlined_node(&P->others[k].part.prof, &P->others[k].inlined_nodes,
+                             P->function, name);
 }
 
 /* "calls=COUNT TARGET" or "jump=COUNT TARGET" or "jcnd=EXE/JUMP TARGET":
@@ -783,6 +887,17 @@ static uint64_t check_arc_exact(struct parser *P, const char *p, const char *end
         p = t;
     }
     return first;
+}
+
+/* The node of a function, made on first use in every part (all_events:
+ * the same id in each, as each gets the same calls). */
+static uint32_t function_node(struct parser *P, uint32_t object, uint32_t file,
+                              uint32_t name)
+{
+    uint32_t node = profile_function(P->prof, object, file, name);
+    for (size_t k = 0; k < P->nothers; k++)
+        profile_function(&P->others[k].part.prof, object, file, name);
+    return node;
 }
 
 /* An object's name: with by_address, the next stage may start preparing
@@ -860,8 +975,10 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
     case 2:
         if (key_is(key, 2, "fn")) {
             uint32_t name = parse_name(P, KIND_FUNCTION, value, end);
-            P->function = profile_function(P->prof, P->object, P->file, name);
+            P->function = function_node(P, P->object, P->file, name);
             P->prof->nodes[P->function].defined = true;
+            for (size_t k = 0; k < P->nothers; k++)
+                P->others[k].part.prof.nodes[P->function].defined = true;
             P->call_object = P->call_file = P->call_name = NO_NAME;
             P->inlined = NO_NODE;
             P->last_instr = 0; /* callgrind restarts positions per function */
@@ -923,8 +1040,8 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
                 fail(P, "\"calls=\" line before any \"fn=\" line");
             if (P->call_name == NO_NAME)
                 fail(P, "\"calls=\" line without a \"cfn=\" line naming the callee");
-            P->callee = profile_function(
-                P->prof, P->call_object != NO_NAME ? P->call_object : P->object,
+            P->callee = function_node(
+                P, P->call_object != NO_NAME ? P->call_object : P->object,
                 P->call_file != NO_NAME ? P->call_file : P->file, P->call_name);
             P->call_pending = true;
             P->call_line = P->r->lineno;
@@ -1000,6 +1117,11 @@ static void free_parser(struct parser *P)
     free(P->weight);
     free(P->cols);
     part_free(&P->part);
+    for (size_t k = 0; k < P->others_cap; k++) {
+        part_free(&P->others[k].part);
+        hashmap_free(&P->others[k].inlined_nodes);
+    }
+    free(P->others);
     free(P);
 }
 

@@ -40,13 +40,14 @@ struct diag {
 
 struct read_options {
     const char *event;        /* NULL: the first event of the first input */
-    bool event_may_miss;      /* a part without the event counts 0 for it
-                                 (-f pprof's passes for the other events) */
     uint64_t part;            /* ALL_PARTS or a part number */
     struct frame_style style; /* frames of folded trees */
     bool by_address;          /* --inline: parts keep costs by address */
     bool want_lines;          /* the first source line of each function */
     bool keep_notes;          /* fill read_target.notes */
+    bool all_events;          /* -f pprof: every event of the inputs, each
+                                 in its own column of the stacks
+                                 (read_event_column) */
 };
 
 /* notes.c: what the inputs say besides costs, for -f pprof. */
@@ -75,6 +76,7 @@ struct read_target {
     struct stacks *stacks;       /* exact stacks of trees and folded text */
     struct part_sink sink;
     struct input_notes notes;    /* filled when opt.keep_notes */
+    struct strtab event_columns; /* all_events: event -> stacks column - 1 */
     /* What was read so far. */
     char *first_event;           /* the first input's first event */
     uint64_t parts_read;         /* callgrind and tree parts, selected or not */
@@ -94,6 +96,12 @@ void read_target_free(struct read_target *t);
 const char *read_event_name(struct read_target *t, const char *first_column);
 /* The event counted, or NULL when no input named one (folded stacks). */
 const char *read_chosen_event(const struct read_target *t);
+/* With all_events: the stacks column an event counts in, from 1 on.
+ * Column 0 holds the counts of folded text, which has no events: they
+ * count for every event. */
+size_t read_event_column(struct read_target *t, const char *name, size_t len);
+/* The column of an event seen so far, or 0 if none has it. */
+size_t read_event_column_of(const struct read_target *t, const char *name);
 
 /* notes.c: each does nothing unless opt.keep_notes. An event of an
  * "events:" line, an event's long name ("event: NAME : LONG"), and a line

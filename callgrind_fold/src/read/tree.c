@@ -35,6 +35,10 @@ struct tree_reader {
     struct event_defs events;
     uint64_t events_line;
     size_t column;              /* the selected event's column */
+    /* all_events: the stacks column of the selected event, and of each
+     * other event by its column here (0: counted only as the selected). */
+    size_t selected_column;
+    size_t *column_of;
 
     /* "fn:" ids: id -> name (in `names`), name -> frame id in t->stacks. */
     struct strtab names;
@@ -167,11 +171,18 @@ static void choose_event(struct tree_reader *T)
     while (rc == 0 && weight[T->column] == 0)
         T->column++;
     free(weight);
-    if (rc && T->t->opt.event_may_miss) {
-        T->column = SIZE_MAX; /* the event counts 0 here */
-    } else if (rc) {
+    if (rc) {
         T->d->line = T->events_line;
         fail(T, "%s", err);
+    }
+    if (T->t->opt.all_events) {
+        T->selected_column = read_event_column(T->t, name, strlen(name));
+        T->column_of = xcalloc(T->events.ncolumns, sizeof *T->column_of);
+        for (size_t i = 0; i < T->events.ncolumns; i++) {
+            const char *event = T->events.columns[i];
+            if (strcmp(event, name) != 0)
+                T->column_of[i] = read_event_column(T->t, event, strlen(event));
+        }
     }
     T->sum = xcalloc(T->events.ncolumns, sizeof *T->sum);
     T->cols = xcalloc(T->events.ncolumns, sizeof *T->cols);
@@ -243,16 +254,44 @@ static inline void sum_cost(struct tree_reader *T, size_t column, uint64_t v)
         fail(T, "cost sum overflows 64 bits");
 }
 
+/* all_events: the node's stack gets each event's cost in that event's
+ * column, the path interned once. */
+static void add_node_every_event(struct tree_reader *T, const uint64_t *cols, size_t n)
+{
+    struct stacks *s = T->t->stacks;
+    uint32_t id = UINT32_MAX;
+    bool ok = true;
+    for (size_t i = 0; i <= n && ok; i++) {
+        size_t column = i == n ? T->selected_column : T->column_of[i];
+        uint64_t cost = i < n ? cols[i] : T->column < n ? cols[T->column] : 0;
+        if (cost == 0 || column == 0)
+            continue;
+        if (id == UINT32_MAX)
+            id = stacks_add_id(s, T->path, T->depth, 0);
+        ok = stacks_count_in(s, column, id, cost);
+    }
+    if (!ok)
+        fail(T, "summed counts overflow 64 bits");
+}
+
 /* The node's path (the frame of `name` at `depth`, under the last node one
- * depth up) gets its cost of the selected event. */
+ * depth up) gets its cost of the selected event: cols[T->column] of its
+ * n costs (every event's with all_events). */
 static inline void add_node(struct tree_reader *T, uint64_t depth, uint32_t name,
-                            uint64_t cost)
+                            const uint64_t *cols, size_t n)
 {
     size_t at = (size_t)depth - 1;
     GROW(T->path, T->path_cap, at);
     T->path[at] = T->frame_of[name];
     T->depth = (size_t)depth;
-    if (cost && T->selected && !stacks_add(T->t->stacks, T->path, T->depth, cost))
+    if (!T->selected)
+        return;
+    if (T->column_of) {
+        add_node_every_event(T, cols, n);
+        return;
+    }
+    uint64_t cost = T->column < n ? cols[T->column] : 0;
+    if (cost && !stacks_add(T->t->stacks, T->path, T->depth, cost))
         fail(T, "summed counts overflow 64 bits");
 }
 
@@ -271,7 +310,6 @@ static void node_line(struct tree_reader *T, const char *p, const char *end)
         fail(T, "node line without a function id");
     p = number(T, p, end, &id, "function id");
     uint32_t name = node_name(T, id);
-    uint64_t cost = 0;
     size_t column = 0, ncolumns = T->events.ncolumns;
     for (p = skip_blanks(p, end); p < end; p = skip_blanks(p, end)) {
         uint64_t v;
@@ -279,11 +317,9 @@ static void node_line(struct tree_reader *T, const char *p, const char *end)
         if (column >= ncolumns)
             fail(T, "more costs than the %zu event(s) of the \"events:\" line", ncolumns);
         sum_cost(T, column, v);
-        if (column == T->column)
-            cost = v;
-        column++;
+        T->cols[column++] = v;
     }
-    add_node(T, depth, name, cost);
+    add_node(T, depth, name, T->cols, column);
 }
 
 /* ---- node lines read in place: the hot loop ------------------------------
@@ -320,7 +356,7 @@ static void fast_node_lines(struct tree_reader *T)
         uint32_t name = node_name(T, id);
         for (size_t i = 0; i < n; i++)
             sum_cost(T, i, T->cols[i]);
-        add_node(T, depth, name, T->column < n ? T->cols[T->column] : 0);
+        add_node(T, depth, name, T->cols, n);
         p = nl + 1;
     }
     lr_skip_to(r, p);
@@ -410,6 +446,7 @@ static void free_reader(struct tree_reader *T)
     buf_free(&T->scratch);
     free(T->sum);
     free(T->cols);
+    free(T->column_of);
     free(T->path);
     free(T);
 }

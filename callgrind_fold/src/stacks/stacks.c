@@ -19,6 +19,9 @@ void stacks_free(struct stacks *s)
     strtab_free(&s->frames);
     strtab_free(&s->paths);
     free(s->count);
+    for (size_t i = 0; i < s->ncolumns; i++)
+        free(s->columns[i].count);
+    free(s->columns);
     free(s->scratch);
     free(s->source);
     bool keep = s->keep_sources;
@@ -63,6 +66,57 @@ void stacks_take_counts(struct stacks *s, uint64_t **count, size_t *len, uint64_
     s->total = 0;
 }
 
+void stacks_use_column(struct stacks *s, size_t column)
+{
+    if (column == s->column)
+        return;
+    if (column >= s->ncolumns || s->column >= s->ncolumns) {
+        size_t want = (column > s->column ? column : s->column) + 1;
+        s->columns = xrealloc(s->columns, want * sizeof *s->columns);
+        memset(s->columns + s->ncolumns, 0, (want - s->ncolumns) * sizeof *s->columns);
+        s->ncolumns = want;
+    }
+    s->columns[s->column] = (struct stack_column){s->count, s->count_cap, s->total};
+    s->count = s->columns[column].count;
+    s->count_cap = s->columns[column].cap;
+    s->total = s->columns[column].total;
+    s->columns[column] = (struct stack_column){NULL, 0, 0};
+    s->column = column;
+}
+
+/* Makes room for stack `id` in a count array. */
+static void grow_counts(uint64_t **count, size_t *cap, uint32_t id)
+{
+    if (id >= *cap) {
+        size_t old = *cap;
+        GROW(*count, *cap, id);
+        memset(*count + old, 0, (*cap - old) * sizeof **count);
+    }
+}
+
+bool stacks_count_in(struct stacks *s, size_t column, uint32_t id, uint64_t count)
+{
+    if (column == s->column) {
+        grow_counts(&s->count, &s->count_cap, id);
+        return add_u64(s->count[id], count, &s->count[id]) &&
+               add_u64(s->total, count, &s->total);
+    }
+    if (column >= s->ncolumns) {
+        s->columns = xrealloc(s->columns, (column + 1) * sizeof *s->columns);
+        memset(s->columns + s->ncolumns, 0, (column + 1 - s->ncolumns) * sizeof *s->columns);
+        s->ncolumns = column + 1;
+    }
+    struct stack_column *c = &s->columns[column];
+    grow_counts(&c->count, &c->cap, id);
+    return add_u64(c->count[id], count, &c->count[id]) && add_u64(c->total, count, &c->total);
+}
+
+void stacks_take_column(struct stacks *s, size_t column, struct stack_column *out)
+{
+    stacks_use_column(s, column);
+    stacks_take_counts(s, &out->count, &out->cap, &out->total);
+}
+
 uint32_t stacks_frame(struct stacks *s, const char *text, size_t len)
 {
     return strtab_intern(&s->frames, text, len);
@@ -72,11 +126,7 @@ uint32_t stacks_add_id(struct stacks *s, const uint32_t *frames, size_t nframes,
                        uint64_t count)
 {
     uint32_t id = strtab_intern(&s->paths, (const char *)frames, nframes * sizeof *frames);
-    if (id >= s->count_cap) {
-        size_t old = s->count_cap;
-        GROW(s->count, s->count_cap, id);
-        memset(s->count + old, 0, (s->count_cap - old) * sizeof *s->count);
-    }
+    grow_counts(&s->count, &s->count_cap, id);
     if (!add_u64(s->count[id], count, &s->count[id]) || !add_u64(s->total, count, &s->total))
         return UINT32_MAX;
     return id;

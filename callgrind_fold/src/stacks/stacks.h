@@ -53,12 +53,23 @@ void frame_append(struct buf *out, const char *name, size_t name_len,
  * A stack is kept as the sequence of its frames' ids (4 bytes a frame
  * instead of the frame's text), and printed as text only when written. */
 
+/* Counts of the stacks by stack id, for one event. */
+struct stack_column {
+    uint64_t *count;
+    size_t cap;
+    uint64_t total;
+};
+
 struct stacks {
     struct strtab frames; /* frame text -> frame id */
     struct strtab paths;  /* frame id sequence (as bytes) -> stack id */
-    uint64_t *count;      /* stack id -> summed count */
+    uint64_t *count;      /* stack id -> summed count, in the current column */
     size_t count_cap;
-    uint64_t total;       /* sum of all counts */
+    uint64_t total;       /* sum of all counts of the current column */
+    /* -f pprof counts every event in one pass: one column per event,
+     * `count` and `total` above being the current one's. */
+    struct stack_column *columns;
+    size_t ncolumns, column;
     uint32_t *scratch;    /* frame ids of a stack given as text */
     size_t scratch_cap;
     /* Where each frame came from, kept only when `keep_sources` is set
@@ -89,6 +100,13 @@ const struct frame_source *stacks_source_of(const struct stacks *s, uint32_t fra
  * *total) and starts again from zero counts, keeping the frames and stack
  * ids: -f pprof collects one such column per event. */
 void stacks_take_counts(struct stacks *s, uint64_t **count, size_t *len, uint64_t *total);
+/* Later stacks_add calls count in column `column` (0 at the start). */
+void stacks_use_column(struct stacks *s, size_t column);
+/* Adds count to stack `id` (from stacks_add_id) in column `column`;
+ * false when a sum would overflow 64 bits. */
+bool stacks_count_in(struct stacks *s, size_t column, uint32_t id, uint64_t count);
+/* Column `column`'s counts moved out, as stacks_take_counts. */
+void stacks_take_column(struct stacks *s, size_t column, struct stack_column *out);
 /* Both return false when a sum would overflow 64 bits. */
 bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64_t count);
 /* stacks_add, returning the stack's id (UINT32_MAX on overflow). */
@@ -194,6 +212,7 @@ struct addr_call {
 struct part {
     struct profile prof;
     uint64_t number;            /* its "part:" number, else 1, 2, ... */
+    size_t column;              /* the stacks column its costs count in */
     bool by_address;
     struct addr_self *selfs;    /* one per cost line (neighbours merged) */
     size_t nselfs, selfs_cap;

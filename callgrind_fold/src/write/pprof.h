@@ -1,8 +1,8 @@
 /* pprof's profile.proto (github.com/google/pprof, proto/profile.proto),
  * gzip-compressed: what `go tool pprof`, Pyroscope/Grafana and speedscope
  * read. One sample type per event (the job's event columns, filled by
- * main with one pass per event), one sample per distinct stack (leaf
- * first) with the value of every event, functions with their source file
+ * the pipeline from one pass over the inputs), one sample per distinct
+ * stack (leaf first) with the value of every event, functions with their source file
  * and first line, a mapping per object marked as already symbolized, the
  * frames "NAME [inlined]" of --inline as extra lines of one location, and
  * the parts' "cmd:"/"desc:" lines as comments. */

@@ -12,7 +12,7 @@
  *                    by gvrender.c (libgvc or the dot program)
  *   speedscope       speedscope.c (JSON)
  *   pprof            pprof.c (profile.proto, gzipped; every event, one
- *                    column per event that main fills)
+ *                    column per event that the pipeline fills)
  * textout.c is the buffered output with XML/JSON/DOT escaping they share.
  * write.c (render_write) only chooses the writer; every writer depends on
  * job.h and the stack model, none on another writer. */
