@@ -362,6 +362,11 @@ def _real_profiles(T, binary, tag, name, work, valgrind, g):
         hot = inline_tests._builds_for(g.cc, T.WORK)["hot"]
         prof = inline_tests._profile(valgrind, T.WORK, hot, ["--dump-instr=yes"])
         flavours.append(("inline", [prof], ["--inline"], True))
+        # callgrind's own "cfni=" frames with several events: the other
+        # events' costs of inlined code, read in the same pass.
+        cfni = inline_tests._profile(valgrind, T.WORK, hot,
+                                     ["--read-inline-info=yes", "--cache-sim=yes"])
+        flavours.append(("cfni-events", [cfni], [], True))
     except RuntimeError as e:
         T.report("FAIL", name("real/inline-setup"), str(e))
 

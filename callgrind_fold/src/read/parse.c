@@ -90,10 +90,18 @@ struct parser {
     size_t ncols;
 
     /* all_events (-f pprof): a part for each other event of "events:",
-     * fed every line the main part is: the same nodes with the same ids,
-     * each with its event's costs, so that one pass reads every event. */
+     * with the main part's nodes and ids and its event's costs, so that
+     * one pass reads every event. Their costs are kept in two matrices
+     * while the part is read, a row of nothers costs per node and per
+     * edge of the main part, and made profiles (copies of the main one)
+     * at its end: a line then costs nothers additions in one row, where
+     * feeding each profile would cost a hash lookup per call line and
+     * event. By address (--inline) each other part is fed every line as
+     * the main part is, the records being per part. */
     struct other_event *others;
     size_t nothers, others_cap;
+    uint64_t *other_self, *other_edge;
+    size_t other_self_cap, other_edge_cap;
 };
 
 struct other_event {
@@ -447,6 +455,33 @@ static void start_part(struct parser *P)
     P->nothers = 0; /* set up again with the part's events */
 }
 
+/* all_events, at the end of a part: each other event's profile made from
+ * the main one and its row of the matrices, which are emptied. */
+static void make_other_profiles(struct parser *P)
+{
+    size_t width = P->nothers;
+    const struct profile *main = P->prof;
+    for (size_t k = 0; k < width; k++) {
+        struct profile *prof = &P->others[k].part.prof;
+        profile_copy(prof, main);
+        prof->total_self = 0;
+        for (size_t i = 0; i < prof->nnodes; i++) {
+            size_t at = i * width + k;
+            prof->nodes[i].self = at < P->other_self_cap ? P->other_self[at] : 0;
+            if (!add_u64(prof->total_self, prof->nodes[i].self, &prof->total_self))
+                fail(P, "cost sum overflows 64 bits");
+        }
+        for (size_t e = 0; e < prof->nedges; e++) {
+            size_t at = e * width + k;
+            prof->edges[e].cost = at < P->other_edge_cap ? P->other_edge[at] : 0;
+        }
+    }
+    if (P->other_self_cap)
+        memset(P->other_self, 0, P->other_self_cap * sizeof *P->other_self);
+    if (P->other_edge_cap)
+        memset(P->other_edge, 0, P->other_edge_cap * sizeof *P->other_edge);
+}
+
 static void finish_part(struct parser *P)
 {
     if (P->call_pending)
@@ -459,6 +494,8 @@ static void finish_part(struct parser *P)
     /* By address, the self costs are not in the graph yet: their sum is
      * kept beside them. */
     uint64_t total = P->part.by_address ? P->part.addr_total : P->prof->total_self;
+    if (P->nothers && !P->part.by_address)
+        make_other_profiles(P);
     if (P->have_totals) {
         if (P->totals != total) {
             P->d->line = P->totals_line;
@@ -655,16 +692,58 @@ add_line_cost(struct parser *P, struct part *pt, bool call, uint64_t addr, uint6
         fail(P, "cost sum overflows 64 bits");
 }
 
-/* all_events: the line's cost of each other event into its part. */
+/* Row `index` of a cost matrix of rows of `width`, made (zeroed) if new. */
+static uint64_t *cost_row(uint64_t **matrix, size_t *cap, size_t index, size_t width)
+{
+    size_t need = (index + 1) * width;
+    if (need > *cap) {
+        size_t old = *cap, want = need > 2 * old ? need : 2 * old;
+        *matrix = xrealloc(*matrix, want * sizeof **matrix);
+        memset(*matrix + old, 0, (want - old) * sizeof **matrix);
+        *cap = want;
+    }
+    return *matrix + index * width;
+}
+
+/* all_events: the line's cost of each other event, into its row (or with
+ * by_address into each other part, as add_line_cost() does for the main
+ * one). */
 static void add_other_costs(struct parser *P, bool call, uint64_t addr, uint32_t line)
 {
-    for (size_t k = 0; k < P->nothers; k++) {
-        struct other_event *o = &P->others[k];
-        if (line)
-            o->part.prof.nodes[P->function].line = line;
-        add_line_cost(P, &o->part, call, addr,
-                      o->file_column < P->ncols ? P->cols[o->file_column] : 0);
+    size_t width = P->nothers;
+    if (P->part.by_address) {
+        for (size_t k = 0; k < width; k++) {
+            struct other_event *o = &P->others[k];
+            if (line)
+                o->part.prof.nodes[P->function].line = line;
+            add_line_cost(P, &o->part, call, addr,
+                          o->file_column < P->ncols ? P->cols[o->file_column] : 0);
+        }
+        return;
     }
+    /* The rows the main part's add_line_cost() added to: a call's edge,
+     * else a node's self cost, and the edge into inlined code. */
+    uint32_t function = P->function, inlined = P->inlined;
+    uint32_t caller = inlined != NO_NODE ? inlined : function;
+    uint64_t *row = call ? cost_row(&P->other_edge, &P->other_edge_cap,
+                                    profile_call_edge(P->prof, caller, P->callee), width)
+                         : cost_row(&P->other_self, &P->other_self_cap, caller, width);
+    uint64_t *inline_row =
+        inlined == NO_NODE ? NULL
+                           : cost_row(&P->other_edge, &P->other_edge_cap,
+                                      profile_call_edge(P->prof, function, inlined), width);
+    if (call && inline_row) /* the edge rows may have moved */
+        row = P->other_edge + profile_call_edge(P->prof, caller, P->callee) * width;
+    bool ok = true;
+    for (size_t k = 0; k < width; k++) {
+        size_t c = P->others[k].file_column;
+        uint64_t cost = c < P->ncols ? P->cols[c] : 0;
+        ok &= add_u64(row[k], cost, &row[k]);
+        if (inline_row)
+            ok &= add_u64(inline_row[k], cost, &inline_row[k]);
+    }
+    if (!ok)
+        fail(P, call ? "call cost sum overflows 64 bits" : "cost sum overflows 64 bits");
 }
 
 /* What a cost line does with its values (the "instr" and "line"
@@ -852,7 +931,7 @@ static void inlined_frame(struct parser *P, const char *value, const char *end)
     buf_append(&P->scratch, INLINE_MARK, sizeof INLINE_MARK - 1);
     uint32_t name = strtab_intern(P->names, P->scratch.data, P->scratch.len);
     P->inlined = profile_inlined_node(P->prof, &P->inlined_nodes, P->function, name);
-    for (size_t k = 0; k < P->nothers; k++) /* the same node in each */
+    for (size_t k = 0; k < P->nothers && P->part.by_address; k++) /* the same node */
         profile_inlined_node(&P->others[k].part.prof, &P->others[k].inlined_nodes,
                              P->function, name);
 }
@@ -895,7 +974,7 @@ static uint32_t function_node(struct parser *P, uint32_t object, uint32_t file,
                               uint32_t name)
 {
     uint32_t node = profile_function(P->prof, object, file, name);
-    for (size_t k = 0; k < P->nothers; k++)
+    for (size_t k = 0; k < P->nothers && P->part.by_address; k++)
         profile_function(&P->others[k].part.prof, object, file, name);
     return node;
 }
@@ -977,7 +1056,7 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
             uint32_t name = parse_name(P, KIND_FUNCTION, value, end);
             P->function = function_node(P, P->object, P->file, name);
             P->prof->nodes[P->function].defined = true;
-            for (size_t k = 0; k < P->nothers; k++)
+            for (size_t k = 0; k < P->nothers && P->part.by_address; k++)
                 P->others[k].part.prof.nodes[P->function].defined = true;
             P->call_object = P->call_file = P->call_name = NO_NAME;
             P->inlined = NO_NODE;
@@ -1122,6 +1201,8 @@ static void free_parser(struct parser *P)
         hashmap_free(&P->others[k].inlined_nodes);
     }
     free(P->others);
+    free(P->other_self);
+    free(P->other_edge);
     free(P);
 }
 

@@ -31,6 +31,29 @@ void profile_reset(struct profile *p)
     hashmap_clear(&p->edge_index);
 }
 
+void profile_copy(struct profile *dst, const struct profile *src)
+{
+    if (dst->nodes_cap < src->nnodes) {
+        free(dst->nodes);
+        dst->nodes = xmalloc(src->nnodes * sizeof *dst->nodes);
+        dst->nodes_cap = src->nnodes;
+    }
+    if (dst->edges_cap < src->nedges) {
+        free(dst->edges);
+        dst->edges = xmalloc(src->nedges * sizeof *dst->edges);
+        dst->edges_cap = src->nedges;
+    }
+    if (src->nnodes)
+        memcpy(dst->nodes, src->nodes, src->nnodes * sizeof *src->nodes);
+    if (src->nedges)
+        memcpy(dst->edges, src->edges, src->nedges * sizeof *src->edges);
+    dst->nnodes = src->nnodes;
+    dst->nedges = src->nedges;
+    dst->total_self = src->total_self;
+    hashmap_copy(&dst->node_index, &src->node_index);
+    hashmap_copy(&dst->edge_index, &src->edge_index);
+}
+
 /* Appends a node with no cost. */
 static uint32_t new_node(struct profile *p, uint32_t object, uint32_t file, uint32_t name,
                          bool defined)
@@ -72,8 +95,7 @@ bool profile_add_self(struct profile *p, uint32_t node, uint64_t cost)
            add_u64(p->total_self, cost, &p->total_self);
 }
 
-bool profile_add_call(struct profile *p, uint32_t caller, uint32_t callee,
-                      uint64_t cost)
+uint32_t profile_call_edge(struct profile *p, uint32_t caller, uint32_t callee)
 {
     bool inserted;
     uint32_t *slot = hashmap_upsert(&p->edge_index, caller, callee,
@@ -85,7 +107,14 @@ bool profile_add_call(struct profile *p, uint32_t caller, uint32_t callee,
         p->edges[p->nedges] = (struct call_edge){caller, callee, 0, 0};
         p->nedges++;
     }
-    struct call_edge *e = &p->edges[*slot];
+    return *slot;
+}
+
+bool profile_add_call(struct profile *p, uint32_t caller, uint32_t callee,
+                      uint64_t cost)
+{
+    uint32_t at = profile_call_edge(p, caller, callee); /* may move p->edges */
+    struct call_edge *e = &p->edges[at];
     return add_u64(e->cost, cost, &e->cost);
 }
 

@@ -168,6 +168,8 @@ struct profile {
 void profile_init(struct profile *p);
 void profile_free(struct profile *p);
 void profile_reset(struct profile *p);
+/* dst becomes a copy of src: the same nodes, edges and ids. */
+void profile_copy(struct profile *dst, const struct profile *src);
 /* Node for a function identity, created on first use. */
 uint32_t profile_function(struct profile *p, uint32_t object, uint32_t file,
                           uint32_t name);
@@ -180,6 +182,9 @@ uint32_t profile_function(struct profile *p, uint32_t object, uint32_t file,
  * node_index: the same inlined function below two parents is two nodes). */
 uint32_t profile_inlined_node(struct profile *p, struct hashmap *index, uint32_t parent,
                               uint32_t name);
+/* The index of the edge caller -> callee, made with no cost on first use:
+ * profiles given the same calls in the same order number them alike. */
+uint32_t profile_call_edge(struct profile *p, uint32_t caller, uint32_t callee);
 /* Both return false when a sum would overflow 64 bits. */
 bool profile_add_self(struct profile *p, uint32_t node, uint64_t cost);
 bool profile_add_call(struct profile *p, uint32_t caller, uint32_t callee,
