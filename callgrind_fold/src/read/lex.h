@@ -39,14 +39,13 @@ static inline bool is_digit(char c)
     return (unsigned char)(c - '0') < 10;
 }
 
-/* 0-15 for a hexadecimal digit, 16 or more for any other byte. */
+/* 0-15 for a hexadecimal digit, 16 for any other byte: one load instead of
+ * two range tests and their branches (lex.c). */
+extern const unsigned char hex_digit_value[256];
+
 static inline unsigned hex_digit(char c)
 {
-    unsigned d = (unsigned char)(c - '0');
-    if (d < 10)
-        return d;
-    d = (unsigned char)((c | 0x20) - 'a'); /* | 0x20: 'A'-'F' to 'a'-'f' */
-    return d < 6 ? d + 10 : 16;
+    return hex_digit_value[(unsigned char)c];
 }
 
 bool parse_number_checked(const char *p, const char *end, uint64_t *out);
