@@ -7,7 +7,10 @@
 #   cc1 9 events       cc1 on the same file under --cache-sim=yes only
 #                      (Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw)
 # For each: the wall time of `callgrind_fold FILE > /dev/null`, before and
-# after alternating (median, MB/s, per-round ratio), and the instructions
+# after alternating (median, MB/s, per-round ratio), the same for the
+# reader alone (`--part=` a part the file does not have: everything is
+# read and checked, the call graph built, but nothing folded or written;
+# exit status 2, "no part ..."), and the instructions
 # per input byte counted by callgrind on callgrind_fold, split into the
 # reader, the folding it calls, and the rest (sorting, writing); then the
 # all-events cost scanner alone (obj/colscan_bench) on the 9-event file.
@@ -105,13 +108,28 @@ cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null |
     echo "warmup=$WARMUP"
 } > "$META"
 
-# run ROW WHICH PASS INDEX BINARY FILE: one timed run, appended to $RAW.
+# A part number no input has: --part=$NO_PART reads the whole file and
+# folds nothing.
+NO_PART=4000000000
+
+# run ROW WHICH PASS INDEX BINARY FILE [read]: one timed run, appended to
+# $RAW; with "read", the reader alone (--part=$NO_PART, exit status 2).
 run() {
-    local row=$1 which=$2 pass=$3 idx=$4 bin=$5 file=$6 t0 t1 tf=$WORK/reader/time
+    local row=$1 which=$2 pass=$3 idx=$4 bin=$5 file=$6 mode=${7:-whole}
+    local t0 t1 tf=$WORK/reader/time rc=0 args=()
+    [ "$mode" = read ] && args=(--part=$NO_PART)
     t0=$EPOCHREALTIME
-    /usr/bin/time -f '%U %S' -o "$tf" "$bin" "$file" > /dev/null 2> "$WORK/reader/stderr" ||
-        die "$bin $file failed: $(tail -n 3 "$WORK/reader/stderr")"
+    /usr/bin/time -f '%U %S' -o "$tf" "$bin" "${args[@]}" "$file" > /dev/null \
+        2> "$WORK/reader/stderr" || rc=$?
     t1=$EPOCHREALTIME
+    if [ "$mode" = read ]; then
+        [ "$rc" -eq 2 ] && grep -q "no part $NO_PART" "$WORK/reader/stderr" ||
+            die "$bin --part=$NO_PART $file: exit $rc: $(tail -n 3 "$WORK/reader/stderr")"
+        row="$row|read"
+    else
+        [ "$rc" -eq 0 ] || die "$bin $file failed: $(tail -n 3 "$WORK/reader/stderr")"
+    fi
+    tail -n 1 "$tf" > "$tf.last"; mv "$tf.last" "$tf"
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$row" "$which" "$pass" "$idx" \
         "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')" \
         "$(awk '{ printf "%.3f", $1 + $2 }' "$tf")" >> "$RAW"
@@ -129,6 +147,8 @@ for i in "${!FILES[@]}"; do
         if [ "$k" -le "$WARMUP" ]; then pass=warm; else pass=run; fi
         run "$row" before "$pass" "$k" "$BEFORE" "$file"
         run "$row" after "$pass" "$k" "$AFTER" "$file"
+        run "$row" before "$pass" "$k" "$BEFORE" "$file" read
+        run "$row" after "$pass" "$k" "$AFTER" "$file" read
     done
     for which in before after; do
         bin=$BEFORE; [ "$which" = after ] && bin=$AFTER

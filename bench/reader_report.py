@@ -123,6 +123,24 @@ def fmt(x, digits=1):
     return f"{x:.{digits}f}"
 
 
+def wall_table(p, rows, sizes, wall, cpu, suffix):
+    p("| input | MB | before s | after s | before MB/s | after MB/s | after/before (min-max) | CPU after/before |")
+    p("|---|--:|--:|--:|--:|--:|--:|--:|")
+    for row in rows:
+        size = sizes[row][0]
+        b, a = wall.get((row + suffix, "before"), []), wall.get((row + suffix, "after"), [])
+        if not b or not a:
+            continue
+        ratios = [y / x for x, y in zip(b, a) if x > 0]
+        cb, ca = cpu.get((row + suffix, "before"), []), cpu.get((row + suffix, "after"), [])
+        cratios = [y / x for x, y in zip(cb, ca) if x > 0]
+        mb, ma = statistics.median(b), statistics.median(a)
+        cr = f"{statistics.median(cratios):.2f}" if cratios else "-"
+        p(f"| {row} | {size / 1e6:.1f} | {mb:.3f} | {ma:.3f} | {size / mb / 1e6:.0f} | "
+          f"{size / ma / 1e6:.0f} | {statistics.median(ratios):.2f} "
+          f"({min(ratios):.2f}-{max(ratios):.2f}) | {cr} |")
+
+
 def table(raw_path, meta_path):
     meta = read_meta(meta_path)
     rows, sizes, ir, scans = [], {}, {}, {}
@@ -153,25 +171,16 @@ def table(raw_path, meta_path):
       "alternating before, after, before, ...; whole `callgrind_fold FILE > /dev/null` runs, "
       "warm page cache")
     p("")
-    p("## Whole runs (wall time)")
-    p("")
-    p("| input | MB | before s | after s | before MB/s | after MB/s | after/before (min-max) | CPU after/before |")
-    p("|---|--:|--:|--:|--:|--:|--:|--:|")
-    for row in rows:
-        size = sizes[row][0]
-        b, a = wall.get((row, "before"), []), wall.get((row, "after"), [])
-        if not b or not a:
-            continue
-        ratios = [y / x for x, y in zip(b, a) if x > 0]
-        cb, ca = cpu.get((row, "before"), []), cpu.get((row, "after"), [])
-        cratios = [y / x for x, y in zip(cb, ca) if x > 0]
-        mb, ma = statistics.median(b), statistics.median(a)
-        cr = f"{statistics.median(cratios):.2f}" if cratios else "-"
-        p(f"| {row} | {size / 1e6:.1f} | {mb:.3f} | {ma:.3f} | {size / mb / 1e6:.0f} | "
-          f"{size / ma / 1e6:.0f} | {statistics.median(ratios):.2f} "
-          f"({min(ratios):.2f}-{max(ratios):.2f}) | {cr} |")
-    p("")
+    for title, suffix in (("Whole runs (wall time)", ""),
+                          ("The reader alone (wall time of `--part=` a part the file does "
+                           "not have: read, checked and the call graph built, nothing "
+                           "folded or written)", "|read")):
+        p(f"## {title}")
+        p("")
+        wall_table(p, rows, sizes, wall, cpu, suffix)
+        p("")
     p("## Instructions per input byte (callgrind, Ir)")
+
     p("")
     p("*read*: the reader (`fold_path()` and all it calls) less what it calls in the "
       "folding (`src/stacks/`, `src/inline/`: the call graph, `stacks_add`, "
