@@ -96,11 +96,14 @@ int fold_path(const char *path, struct fold_ctx *ctx, struct diag *d)
         inline_expect_input(ctx->inl, (uint64_t)st.st_size);
     /* A regular file is mapped, not read: the readers then scan the page
      * cache in place, with no copy into a buffer and no read() calls.
-     * POSIX_MADV_SEQUENTIAL lets the kernel read ahead.  The lines are views into
-     * the mapping (linereader.c keeps the guarantee that a line is followed
-     * by a readable '\n' or '\r' even when the file lacks its last newline
-     * and ends on a page boundary).  Standard input, pipes, empty files and
-     * a failed mmap() keep the buffered read() path. */
+     * POSIX_MADV_SEQUENTIAL lets the kernel read ahead.  The lines are
+     * views into the mapping (linereader.c keeps the guarantee that a line
+     * is followed by a readable '\n' or '\r' even when the file lacks its
+     * last newline and ends on a page boundary).  Standard input, pipes,
+     * empty files and a failed mmap() keep the buffered read() path.
+     * What is read is the file as long as it was when opened (bytes
+     * appended later are not); a file cut shorter while it is read ends
+     * the process with SIGBUS, where read() would have ended early. */
     void *map = MAP_FAILED;
     size_t map_len = 0;
     if (regular && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {

@@ -634,7 +634,7 @@ static void cost_line(struct parser *P, const char *p, const char *end)
 
 /* ---- cost lines read in place: the hot loop ---------------------------
  *
- * Nine lines in ten of a callgrind.out are cost lines of a few short
+ * Four lines in five of a callgrind.out are cost lines of a few short
  * numbers ("+3 0 1 0 0 2").  lr_next() and parse_line() would cost a
  * memchr() for the line's end, a call and a dispatch per line, and the
  * exact scanners above test the end of the line at every byte and
