@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -81,6 +83,41 @@ static void set_name(struct diag *d, const char *name)
     d->msg[0] = '\0';
 }
 
+/* A mapped file cut shorter while it is read raises SIGBUS at its first
+ * page past the new end.  That is reported as an error, as a read() ending
+ * early would have led to one ("truncated file?"), rather than ending the
+ * process; what the reader held is not freed on that path (the run stops
+ * at the error anyway).  Reading touches the mapping only in the readers'
+ * own code and memchr(), never inside malloc(), so jumping out is safe. */
+static sigjmp_buf *sigbus_jump;
+static struct sigaction sigbus_before;
+
+static void on_sigbus(int sig)
+{
+    (void)sig;
+    siglongjmp(*sigbus_jump, 1);
+}
+
+static int fold_mapped(struct linereader *r, struct fold_ctx *ctx, struct diag *d)
+{
+    sigjmp_buf jump;
+    if (sigsetjmp(jump, 1)) {
+        sigaction(SIGBUS, &sigbus_before, NULL);
+        d->line = r->lineno + 1;
+        snprintf(d->msg, sizeof d->msg, "the file was cut shorter while it was read");
+        return -1;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigbus;
+    sigemptyset(&sa.sa_mask);
+    sigbus_jump = &jump;
+    sigaction(SIGBUS, &sa, &sigbus_before);
+    int rc = fold_reader(r, ctx, d);
+    sigaction(SIGBUS, &sigbus_before, NULL);
+    return rc;
+}
+
 int fold_path(const char *path, struct fold_ctx *ctx, struct diag *d)
 {
     bool is_stdin = strcmp(path, "-") == 0;
@@ -102,8 +139,8 @@ int fold_path(const char *path, struct fold_ctx *ctx, struct diag *d)
      * last newline and ends on a page boundary).  Standard input, pipes,
      * empty files and a failed mmap() keep the buffered read() path.
      * What is read is the file as long as it was when opened (bytes
-     * appended later are not); a file cut shorter while it is read ends
-     * the process with SIGBUS, where read() would have ended early. */
+     * appended later are not); a file cut shorter while it is read is an
+     * error (fold_mapped()). */
     void *map = MAP_FAILED;
     size_t map_len = 0;
     if (regular && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
@@ -117,7 +154,7 @@ int fold_path(const char *path, struct fold_ctx *ctx, struct diag *d)
         lr_open_memory(&r, map, map_len);
     else
         lr_open_fd(&r, fd);
-    int rc = fold_reader(&r, ctx, d);
+    int rc = map != MAP_FAILED ? fold_mapped(&r, ctx, d) : fold_reader(&r, ctx, d);
     lr_close(&r);
     if (map != MAP_FAILED)
         munmap(map, map_len);
