@@ -1,4 +1,3 @@
-#define _DEFAULT_SOURCE /* MAP_POPULATE */
 /* One input (a file, "-" or a memory block): its format told from its
  * first lines, then handed to the reader for it (read.h). */
 #include "read.h"
@@ -17,14 +16,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Linux: map the whole file at once (its pages are in the page cache, or
- * read ahead now), rather than take a page fault every few pages. */
-#ifdef MAP_POPULATE
-#define POPULATE MAP_POPULATE
-#else
-#define POPULATE 0
-#endif
 
 static bool starts_with(const char *s, size_t len, const char *prefix)
 {
@@ -136,7 +127,9 @@ int fold_path(const char *path, struct fold_ctx *ctx, struct diag *d)
      * POSIX_MADV_SEQUENTIAL lets the kernel read ahead.  The lines are
      * views into the mapping (linereader.c keeps the guarantee that a line
      * is followed by a readable '\n' or '\r' even when the file lacks its
-     * last newline and ends on a page boundary).  Standard input, pipes,
+     * last newline and ends on a page boundary), and the pages read are
+     * given back as the reading goes on (lr_release_as_read()): resident
+     * memory holds a window of the file, not all of it.  Standard input, pipes,
      * empty files and a failed mmap() keep the buffered read() path.
      * What is read is the file as long as it was when opened (bytes
      * appended later are not); a file cut shorter while it is read is an
@@ -145,14 +138,15 @@ int fold_path(const char *path, struct fold_ctx *ctx, struct diag *d)
     size_t map_len = 0;
     if (regular && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
         map_len = (size_t)st.st_size;
-        map = mmap(NULL, map_len, PROT_READ, MAP_PRIVATE | POPULATE, fd, 0);
+        map = mmap(NULL, map_len, PROT_READ, MAP_PRIVATE, fd, 0);
         if (map != MAP_FAILED)
             (void)posix_madvise(map, map_len, POSIX_MADV_SEQUENTIAL);
     }
     struct linereader r;
-    if (map != MAP_FAILED)
+    if (map != MAP_FAILED) {
         lr_open_memory(&r, map, map_len);
-    else
+        lr_release_as_read(&r);
+    } else
         lr_open_fd(&r, fd);
     int rc = map != MAP_FAILED ? fold_mapped(&r, ctx, d) : fold_reader(&r, ctx, d);
     lr_close(&r);
