@@ -10,7 +10,11 @@
 # --collect-jumps=yes --cache-sim=yes --branch-sim=yes (a few minutes).  Delete
 # the directory to make it again.
 #
+# The same run also writes its folded tree (--dump-folded=yes), beside it
+# as cc1.callgrind.out.folded, for the reader rows (reader-bench.sh).
+#
 # Usage: fold.sh OUT.tsv     (measurements for report.py; progress on stderr)
+#        fold.sh --input-only  (make the input if needed, measure nothing)
 # Environment: BENCH_RUNS (5), BENCH_WARMUP (1), BENCH_WORK (bench/work),
 #   BENCH_PATCHED (<repo>/dist), BENCH_FOLD_RUNS (default BENCH_RUNS),
 #   BENCH_FOLD_INPUT=FILE (use this callgrind.out instead),
@@ -26,7 +30,7 @@ RUNS=${BENCH_FOLD_RUNS:-${BENCH_RUNS:-5}}
 WARMUP=${BENCH_WARMUP:-1}
 FUNCS=${BENCH_FOLD_FUNCS:-60}
 MIN_BYTES=$((20 * 1024 * 1024))
-OUT=${1:?usage: fold.sh OUT.tsv}
+OUT=${1:?usage: fold.sh OUT.tsv | --input-only}
 
 say() { printf '%s\n' "$*" >&2; }
 die() { say "bench/fold: error: $*"; exit 1; }
@@ -43,7 +47,8 @@ desc_file=$input.desc
 
 size_of() { if [ -f "$1" ]; then wc -c < "$1"; else echo 0; fi; }
 
-if [ -z "${BENCH_FOLD_INPUT:-}" ] && [ "$(size_of "$input")" -lt "$MIN_BYTES" ]; then
+if [ -z "${BENCH_FOLD_INPUT:-}" ] &&
+   { [ "$(size_of "$input")" -lt "$MIN_BYTES" ] || [ ! -s "$input.folded" ]; }; then
     cc1=$(gcc -print-prog-name=cc1 2>/dev/null || true)
     case $cc1 in /*) ;; *) cc1=/usr/lib/gcc/x86_64-linux-gnu/12/cc1 ;; esac
     [ -x "$cc1" ] || die "cc1 (the C compiler proper) not found; install gcc"
@@ -51,12 +56,13 @@ if [ -z "${BENCH_FOLD_INPUT:-}" ] && [ "$(size_of "$input")" -lt "$MIN_BYTES" ];
     python3 "$BENCH/workloads/gen_big_c.py" "$FUNCS" > "$src"
     opts="--dump-instr=yes --dump-line=yes --collect-jumps=yes --cache-sim=yes --branch-sim=yes"
     say "bench/fold: making the input (once, a few minutes): callgrind $opts on cc1 -O2 -g big.c ($FUNCS functions)"
-    rm -f "$input" "$input.tmp"
+    rm -f "$input" "$input.tmp" "$input.folded" "$input.tmp.folded"
     # shellcheck disable=SC2086
-    "$PATCHED/bin/valgrind" --tool=callgrind $opts --callgrind-out-file="$input.tmp" \
-        --log-file="$dir/valgrind.log" \
+    "$PATCHED/bin/valgrind" --tool=callgrind $opts --dump-folded=yes \
+        --callgrind-out-file="$input.tmp" --log-file="$dir/valgrind.log" \
         "$cc1" -quiet -O2 -g -Wall "$src" -o "$dir/big.s" ||
         die "callgrind on cc1 failed; see $dir/valgrind.log"
+    mv "$input.tmp.folded" "$input.folded"
     mv "$input.tmp" "$input"
     echo "callgrind $opts on $(basename "$cc1") -O2 -g compiling a generated C file ($FUNCS functions, $(wc -l < "$src") lines)" > "$desc_file"
 fi
@@ -66,6 +72,7 @@ size=$(size_of "$input")
     say "bench/fold: warning: $input is only $size bytes (< 20 MB); raise BENCH_FOLD_FUNCS"
 desc=$(cat "$desc_file" 2>/dev/null || echo "given by BENCH_FOLD_INPUT")
 
+[ "$OUT" != --input-only ] || exit 0
 printf 'input\t%s\t%s\t%s\n' "$input" "$size" "$desc" > "$OUT"
 
 # run_tool TOOL PASS INDEX: appends "TOOL pass index wall rss rc" to $OUT.

@@ -20,6 +20,17 @@ def read_tsv(path):
         return [line.rstrip("\n").split("\t") for line in f if line.strip()]
 
 
+def read_meta(path):
+    """key=value lines (run.sh's META) as a dict."""
+    meta = {}
+    with open(path) as f:
+        for line in f:
+            if "=" in line:
+                k, v = line.rstrip("\n").split("=", 1)
+                meta[k] = v
+    return meta
+
+
 def fmt_ratio(x):
     return f"{x:.3f}"
 
@@ -36,12 +47,7 @@ def code(s):
 def main():
     meta_path, rows_path, raw_path = sys.argv[1:4]
     fold_path = sys.argv[4] if len(sys.argv) > 4 else None
-    meta = {}
-    with open(meta_path) as f:
-        for line in f:
-            if "=" in line:
-                k, v = line.rstrip("\n").split("=", 1)
-                meta[k] = v
+    meta = read_meta(meta_path)
     rows = read_tsv(rows_path)
     raw = read_tsv(raw_path)
     bad = False

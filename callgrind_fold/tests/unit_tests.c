@@ -7,12 +7,14 @@
 #include "read/read.h"
 #include "stacks/apportion.h"
 #include "stacks/stacks.h"
+#include "util/util.h"
 
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int failures;
@@ -397,6 +399,89 @@ static void check_mapped_file(void)
     free(text);
 }
 
+/* The same text through a pipe (the buffered read() path, as for standard
+ * input), written by a child process, must fold as it does from memory:
+ * lines that straddle the reader's 1 MB buffer, and a last line without
+ * its newline. */
+static void check_pipe(const char *name, const char *text, size_t len)
+{
+    int fds[2];
+    if (pipe(fds)) {
+        report(name, 0, "pipe");
+        return;
+    }
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        for (size_t done = 0; done < len;) {
+            ssize_t n = write(fds[1], text + done, len - done);
+            if (n <= 0)
+                _exit(1);
+            done += (size_t)n;
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    char path[64];
+    snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+    char *got = NULL, *want = NULL;
+    size_t got_len;
+    struct run_options opt = {.resolution = DEFAULT_RESOLUTION};
+    render_options_init(&opt.render);
+    struct run run;
+    struct diag dg, dw;
+    memset(&dg, 0, sizeof dg);
+    memset(&dw, 0, sizeof dw);
+    run_init(&run, &opt);
+    int rg = run_read_path(&run, path, &dg);
+    FILE *f = open_memstream(&got, &got_len);
+    if (rg == 0)
+        stacks_write(&run.out, f);
+    fclose(f);
+    run_free(&run);
+    close(fds[0]);
+    waitpid(pid, NULL, 0);
+    int rw = fold_bytes(text, len, NULL, &want, &dw);
+    char detail[1200];
+    snprintf(detail, sizeof detail, "rc %d/%d line %llu/%llu msg \"%s\"/\"%s\"", rg, rw,
+             (unsigned long long)dg.line, (unsigned long long)dw.line, rg ? dg.msg : "",
+             rw ? dw.msg : "");
+    report(name, rg == rw && dg.line == dw.line && strcmp(got, want) == 0, detail);
+    free(got);
+    free(want);
+}
+
+static void test_pipe(void)
+{
+    /* 3 MB of cost lines of two functions, no newline at the end */
+    struct buf b = {0};
+    const char *head = "positions: instr line\nevents: Ir Dr\nfn=(1) main\n0x10 3 4 1\n";
+    buf_append(&b, head, strlen(head));
+    for (int i = 0; b.len < (3u << 20); i++) {
+        char line[64];
+        int n = snprintf(line, sizeof line, "%s%d %s %d %d\n", i % 3 ? "+" : "-", i % 7,
+                         i % 5 ? "*" : "+1", i % 11, i % 2);
+        buf_append(&b, line, (size_t)n);
+        if (i % 1000 == 999) {
+            const char *call = "cfn=(2) f\ncalls=1 0x40 9\n* * 7 7\n";
+            buf_append(&b, call, strlen(call));
+        }
+    }
+    const char *tail = "fn=(2)\n0x40 9 7 5";
+    buf_append(&b, tail, strlen(tail));
+    check_pipe("reader-pipe-3mb", b.data, b.len);
+    /* a line of 2 MB (longer than the buffer) in the middle */
+    b.len = 0;
+    const char *long_head = "events: Ir\nfn=main\n1 5\n#", *long_tail = "\n2 7\n3 1";
+    buf_append(&b, long_head, strlen(long_head));
+    for (int i = 0; i < (2 << 20); i++)
+        buf_putc(&b, 'x');
+    buf_append(&b, long_tail, strlen(long_tail));
+    check_pipe("reader-pipe-long-line", b.data, b.len);
+    buf_free(&b);
+}
+
 static void test_page_end(void)
 {
     check_page_end("page-end-cost", "events: Ir\nfn=main\n1 5\n+2 7", NULL);
@@ -429,5 +514,6 @@ int main(void)
     test_readers();
     test_tree_reader();
     test_page_end();
+    test_pipe();
     return failures ? 1 : 0;
 }

@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -71,6 +73,41 @@ static void set_name(struct diag *d, const char *name)
     d->msg[0] = '\0';
 }
 
+/* A mapped file cut shorter while it is read raises SIGBUS at its first
+ * page past the new end.  That is reported as an error, as a read() ending
+ * early would have led to one ("truncated file?"), rather than ending the
+ * process; what the reader held is not freed on that path (the run stops
+ * at the error anyway).  Reading touches the mapping only in the readers'
+ * own code and memchr(), never inside malloc(), so jumping out is safe. */
+static sigjmp_buf *sigbus_jump;
+static struct sigaction sigbus_before;
+
+static void on_sigbus(int sig)
+{
+    (void)sig;
+    siglongjmp(*sigbus_jump, 1);
+}
+
+static int read_mapped(struct linereader *r, struct read_target *t, struct diag *d)
+{
+    sigjmp_buf jump;
+    if (sigsetjmp(jump, 1)) {
+        sigaction(SIGBUS, &sigbus_before, NULL);
+        d->line = r->lineno + 1;
+        snprintf(d->msg, sizeof d->msg, "the file was cut shorter while it was read");
+        return -1;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigbus;
+    sigemptyset(&sa.sa_mask);
+    sigbus_jump = &jump;
+    sigaction(SIGBUS, &sa, &sigbus_before);
+    int rc = read_lines(r, t, d);
+    sigaction(SIGBUS, &sigbus_before, NULL);
+    return rc;
+}
+
 int read_path(const char *path, struct read_target *t, struct diag *d)
 {
     bool is_stdin = strcmp(path, "-") == 0;
@@ -85,11 +122,16 @@ int read_path(const char *path, struct read_target *t, struct diag *d)
     t->input_bytes = regular ? (uint64_t)st.st_size : 0;
     /* A regular file is mapped, not read: the readers then scan the page
      * cache in place, with no copy into a buffer and no read() calls.
-     * POSIX_MADV_SEQUENTIAL lets the kernel read ahead.  The lines are views into
-     * the mapping (linereader.c keeps the guarantee that a line is followed
-     * by a readable '\n' or '\r' even when the file lacks its last newline
-     * and ends on a page boundary).  Standard input, pipes, empty files and
-     * a failed mmap() keep the buffered read() path. */
+     * POSIX_MADV_SEQUENTIAL lets the kernel read ahead.  The lines are
+     * views into the mapping (linereader.c keeps the guarantee that a line
+     * is followed by a readable '\n' or '\r' even when the file lacks its
+     * last newline and ends on a page boundary), and the pages read are
+     * given back as the reading goes on (lr_release_as_read()): resident
+     * memory holds a window of the file, not all of it.  Standard input, pipes,
+     * empty files and a failed mmap() keep the buffered read() path.
+     * What is read is the file as long as it was when opened (bytes
+     * appended later are not); a file cut shorter while it is read is an
+     * error (fold_mapped()). */
     void *map = MAP_FAILED;
     size_t map_len = 0;
     if (regular && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
@@ -99,11 +141,12 @@ int read_path(const char *path, struct read_target *t, struct diag *d)
             (void)posix_madvise(map, map_len, POSIX_MADV_SEQUENTIAL);
     }
     struct linereader r;
-    if (map != MAP_FAILED)
+    if (map != MAP_FAILED) {
         lr_open_memory(&r, map, map_len);
-    else
+        lr_release_as_read(&r);
+    } else
         lr_open_fd(&r, fd);
-    int rc = read_lines(&r, t, d);
+    int rc = map != MAP_FAILED ? read_mapped(&r, t, d) : read_lines(&r, t, d);
     lr_close(&r);
     if (map != MAP_FAILED)
         munmap(map, map_len);

@@ -39,14 +39,13 @@ static inline bool is_digit(char c)
     return (unsigned char)(c - '0') < 10;
 }
 
-/* 0-15 for a hexadecimal digit, 16 or more for any other byte. */
+/* 0-15 for a hexadecimal digit, 16 for any other byte: one load instead of
+ * two range tests and their branches (lex.c). */
+extern const unsigned char hex_digit_value[256];
+
 static inline unsigned hex_digit(char c)
 {
-    unsigned d = (unsigned char)(c - '0');
-    if (d < 10)
-        return d;
-    d = (unsigned char)((c | 0x20) - 'a'); /* | 0x20: 'A'-'F' to 'a'-'f' */
-    return d < 6 ? d + 10 : 16;
+    return hex_digit_value[(unsigned char)c];
 }
 
 bool parse_number_checked(const char *p, const char *end, uint64_t *out);
@@ -151,25 +150,30 @@ static inline const char *scan_cost_columns(const char *p, uint64_t *cols, size_
 {
     size_t k = 0;
     for (;;) {
-        while (is_blank(*p))
+        unsigned d = (unsigned char)(p[0] - '0');
+        if (d >= 10) {
+            if (!is_blank(p[0]))
+                break; /* the end of the line, or junk: told apart below */
             p++;
-        unsigned d = (unsigned char)(*p - '0');
-        if (d >= 10)
-            break; /* the end of the line, or junk: told apart below */
-        /* Numbers separated by one space, as callgrind writes them, stay
-         * in this loop; other blanks go round the outer one. */
-        for (;;) {
-            const char *start = p;
-            uint64_t v = d;
-            while ((d = (unsigned char)(*++p - '0')) < 10)
-                v = v * 10 + d;
-            if (p - start > 19 || k == max)
-                return NULL;
-            cols[k++] = v;
-            if (*p != ' ' || (d = (unsigned char)(p[1] - '0')) >= 10)
-                break;
-            p++;
+            continue;
         }
+        if (k == max)
+            return NULL;
+        /* Most costs are one digit followed by a space ("1 0 0 2"): that
+         * is two loads and a compare.  p[1] can be read: p[0] is a digit,
+         * so the line's '\n' is still to come. */
+        if (p[1] == ' ' || (unsigned char)(p[1] - '0') >= 10) {
+            cols[k++] = d;
+            p += 1 + (p[1] == ' ');
+            continue;
+        }
+        const char *start = p;
+        uint64_t v = d;
+        while ((d = (unsigned char)(*++p - '0')) < 10)
+            v = v * 10 + d;
+        if (p - start > 19)
+            return NULL;
+        cols[k++] = v;
     }
     if (*p != '\n')
         return NULL;

@@ -1,11 +1,13 @@
 /* Buffered line reader: lines as views into one reusable buffer
  * (linereader.h). */
+#define _DEFAULT_SOURCE /* madvise(MADV_DONTNEED) */
 #include "linereader.h"
 #include "util/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* The file descriptor's buffer has one byte more than r->cap: room for
@@ -13,6 +15,7 @@
 void lr_open_fd(struct linereader *r, int fd)
 {
     memset(r, 0, sizeof *r);
+    r->release_at = SIZE_MAX;
     r->fd = fd;
     r->cap = 1 << 20;
     r->buf = xmalloc(r->cap + 1);
@@ -39,7 +42,29 @@ void lr_open_memory(struct linereader *r, const char *data, size_t len)
     r->cap = r->end = len;
     r->eof = true;
     r->max_line = LINE_MAX_BYTES;
+    r->release_at = SIZE_MAX;
     find_whole(r, 0);
+}
+
+void lr_release_as_read(struct linereader *r)
+{
+    r->release_at = LR_RELEASE_STEP;
+}
+
+/* Gives back the whole pages before the current line.  A private mapping
+ * of a file that was never written: the kernel drops the pages from the
+ * process (they stay in the page cache) and would read them in again if
+ * they were touched, so nothing that still points there is hurt. */
+void lr_release(struct linereader *r)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t to = r->start / page * page;
+    if (to > r->released) {
+        /* buf is the mapping's start, so page aligned */
+        (void)madvise(r->buf + r->released, to - r->released, MADV_DONTNEED);
+        r->released = to;
+    }
+    r->release_at = r->start + LR_RELEASE_STEP;
 }
 
 void lr_close(struct linereader *r)

@@ -26,6 +26,8 @@ struct linereader {
     int read_errno;
     char *tail;          /* memory block: its last line when it lacks '\n' */
     size_t whole;        /* buf[start, whole) holds whole lines (see lr_window) */
+    size_t release_at;   /* a mapped file: start at which to lr_release() */
+    size_t released;     /* a mapped file: bytes given back so far */
 };
 
 void lr_open_fd(struct linereader *r, int fd);
@@ -33,6 +35,13 @@ void lr_open_memory(struct linereader *r, const char *data, size_t len);
 void lr_close(struct linereader *r);
 
 enum lr_status lr_next_slow(struct linereader *r, const char **line, size_t *len);
+
+/* A memory block that is a mapped file (input.c): the pages already read
+ * are given back every LR_RELEASE_STEP bytes, so the process's resident
+ * memory holds a window of the file, not all of it. */
+#define LR_RELEASE_STEP ((size_t)8 << 20)
+void lr_release_as_read(struct linereader *r);
+void lr_release(struct linereader *r);
 
 /* Next line without its "\n" (and without a trailing "\r").
  * The view is valid until the next call.
@@ -53,6 +62,8 @@ static inline enum lr_status lr_next(struct linereader *r, const char **line, si
         if (n <= r->max_line) {
             *line = s;
             r->start += n + 1;
+            if (r->start >= r->release_at)
+                lr_release(r);
             n -= n > 0 && s[n - 1] == '\r';
             *len = n;
             r->lineno++;
@@ -78,6 +89,8 @@ static inline void lr_window(const struct linereader *r, const char **p, const c
 static inline void lr_skip_to(struct linereader *r, const char *p)
 {
     r->start = (size_t)(p - r->buf);
+    if (r->start >= r->release_at)
+        lr_release(r);
 }
 
 #endif

@@ -406,6 +406,14 @@ static uint32_t parse_name(struct parser *P, enum name_kind kind, const char *p,
                            const char *end)
 {
     uint64_t id;
+    /* Most such lines are a compressed name used again, "cfn=(12)": the
+     * id read in one pass (the byte after the line stops the digits,
+     * linereader.h) and looked up.  Any other form reads on below. */
+    if (p[0] == '(') {
+        const char *close = scan_udec(p + 1, &id);
+        if (close && close[0] == ')' && close + 1 == end)
+            return lookup_id(P, kind, id);
+    }
     const char *after = compressed_id(P, p, end, &id);
     uint32_t sid;
     if (!after) {
@@ -799,7 +807,7 @@ static void cost_line(struct parser *P, const char *p, const char *end)
 
 /* ---- cost lines read in place: the hot loop ---------------------------
  *
- * Nine lines in ten of a callgrind.out are cost lines of a few short
+ * Four lines in five of a callgrind.out are cost lines of a few short
  * numbers ("+3 0 1 0 0 2").  lr_next() and parse_line() would cost a
  * memchr() for the line's end, a call and a dispatch per line, and the
  * exact scanners above test the end of the line at every byte and
@@ -828,6 +836,41 @@ static inline const char *fast_subposition(const char *p, uint64_t *value, uint6
     return t;
 }
 
+/* The subpositions at p when none of their values is wanted (no
+ * --inline, no sources kept): only checked, their digits skipped without
+ * arithmetic.  Returns where the costs start, or NULL as
+ * fast_subposition(). */
+static inline const char *skip_subpositions(const char *p, size_t npos)
+{
+    for (size_t i = 0; i < npos; i++) {
+        char c = *p;
+        if (c == '*') {
+            p++;
+        } else {
+            p += c == '+' || c == '-';
+            const char *start = p;
+            if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+                start = p += 2;
+                while (hex_digit(*p) < 16)
+                    p++;
+                if (p == start || p - start > 16)
+                    return NULL;
+            } else {
+                while (is_digit(*p))
+                    p++;
+                if (p == start || p - start > 19)
+                    return NULL;
+            }
+        }
+        if (!is_blank(*p))
+            return *p == '\n' && i + 1 == npos ? p : NULL; /* no costs: 0 */
+        do
+            p++;
+        while (is_blank(*p));
+    }
+    return p;
+}
+
 /* The cost line at p, which ends with a '\n' before the end of the
  * buffer: its "instr" and "line" values (if asked for, as in cost_line())
  * and its cost of the chosen event.  Returns the '\n', or NULL for
@@ -838,22 +881,28 @@ static inline const char *fast_cost_line(struct parser *P, const char *p, size_t
                                          uint64_t *cost)
 {
     size_t npos = P->npositions;
-    for (size_t i = 0; i < npos; i++) {
-        uint64_t v;
-        p = fast_subposition(p, &v, i == lpos ? P->last_line : P->last_instr);
+    if (ipos == SIZE_MAX && lpos == SIZE_MAX) {
+        p = skip_subpositions(p, npos);
         if (!p)
             return NULL;
-        if (i == ipos)
-            *addr = v;
-        if (i == lpos)
-            *line = v;
-        if (!is_blank(*p)) {
-            if (*p == '\n' && i + 1 == npos)
-                break; /* no costs: they are 0 */
-            return NULL;
+    } else {
+        for (size_t i = 0; i < npos; i++) {
+            uint64_t v;
+            p = fast_subposition(p, &v, i == lpos ? P->last_line : P->last_instr);
+            if (!p)
+                return NULL;
+            if (i == ipos)
+                *addr = v;
+            if (i == lpos)
+                *line = v;
+            if (!is_blank(*p)) {
+                if (*p == '\n' && i + 1 == npos)
+                    break; /* no costs: they are 0 */
+                return NULL;
+            }
+            while (is_blank(*p))
+                p++;
         }
-        while (is_blank(*p))
-            p++;
     }
     size_t n;
     size_t ncolumns = P->events.ncolumns;
@@ -894,13 +943,16 @@ static void fast_cost_lines(struct parser *P)
     /* as in cost_line(): which subpositions' values are wanted */
     size_t ipos = P->part.by_address ? P->instr_pos : SIZE_MAX;
     size_t lpos = P->t->opt.want_lines ? P->line_pos : SIZE_MAX;
+    /* a line longer than 64 MiB is lr_next()'s to report; it takes a
+     * window that long to hold one */
+    bool may_be_long = (size_t)(limit - p) > r->max_line;
     while (p < limit) {
         char c = *p;
         if (!(is_digit(c) || c == '+' || c == '-' || c == '*'))
             break;
         uint64_t addr = 0, line = 0, cost;
         const char *nl = fast_cost_line(P, p, ipos, lpos, &addr, &line, &cost);
-        if (!nl || (size_t)(nl - p) > r->max_line)
+        if (!nl || (may_be_long && (size_t)(nl - p) > r->max_line))
             break;
         r->lineno++; /* before cost_line_values(), whose errors cite it */
         cost_line_values(P, addr, line, cost);

@@ -337,6 +337,7 @@ static void fast_node_lines(struct tree_reader *T)
     const char *p, *limit;
     lr_window(r, &p, &limit);
     size_t ncolumns = T->events.ncolumns;
+    bool may_be_long = (size_t)(limit - p) > r->max_line; /* as in parse.c */
     while (p < limit && is_digit(*p)) {
         uint64_t depth, id;
         size_t n;
@@ -349,7 +350,7 @@ static void fast_node_lines(struct tree_reader *T)
         if (!t)
             break;
         const char *nl = scan_cost_columns(t, T->cols, ncolumns, &n);
-        if (!nl || (size_t)(nl - p) > r->max_line)
+        if (!nl || (may_be_long && (size_t)(nl - p) > r->max_line))
             break;
         r->lineno++; /* before the checks, whose errors cite it */
         check_depth(T, depth);
