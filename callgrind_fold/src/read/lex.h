@@ -171,9 +171,10 @@ static inline const char *scan_cost_columns(const char *p, uint64_t *cols, size_
         uint64_t v = d;
         while ((d = (unsigned char)(*++p - '0')) < 10)
             v = v * 10 + d;
-        if (p - start > 19)
+        if ((size_t)(p - start) > 19)
             return NULL;
         cols[k++] = v;
+        p += *p == ' '; /* the space after it, as above */
     }
     if (*p != '\n')
         return NULL;

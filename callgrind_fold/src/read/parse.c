@@ -676,16 +676,17 @@ static inline const char *skip_subpositions(const char *p, size_t npos)
         } else {
             p += c == '+' || c == '-';
             const char *start = p;
+            /* (size_t)(p - start) - 1 >= N: no digit, or more than N */
             if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
                 start = p += 2;
                 while (hex_digit(*p) < 16)
                     p++;
-                if (p == start || p - start > 16)
+                if ((size_t)(p - start) - 1 >= 16)
                     return NULL;
             } else {
                 while (is_digit(*p))
                     p++;
-                if (p == start || p - start > 19)
+                if ((size_t)(p - start) - 1 >= 19)
                     return NULL;
             }
         }
