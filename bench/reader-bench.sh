@@ -167,7 +167,8 @@ if [ -f "$src/bench/colscan_bench.c" ] && make -s -C "$src" obj/colscan_bench >&
     size=$(wc -c < "$ev9")
     say "bench/reader: the all-events scanner on $(basename "$ev9")"
     res=$("$scan" "$ev9" "$((RUNS * 2 + 1))") || die "colscan_bench: $res"
-    mbs=$(awk -F'\t' '$1 == "MB_per_s" { print $2 }' <<< "$res")
+    mbs=$(awk -F'\t' '$1 == "MB_per_s" { m = $2 } $1 == "bytes" { b = $2 }
+                     $1 == "best_s" { t = $2 } END { printf "%s (best %.0f)", m, b / t / 1e6 }' <<< "$res")
     ok=$(awk -F'\t' '$1 == "sums_equal_totals" { print $2 }' <<< "$res")
     out=$WORK/reader/colscan.callgrind.out
     "$VALGRIND" --tool=callgrind --callgrind-out-file="$out" --log-file="$out.log" \

@@ -207,7 +207,8 @@ def table(raw_path, meta_path):
         p("Every cost column of every cost line read into a `uint64_t` array and summed "
           "per column (checked against the file's `totals:`), as a one-pass `-f pprof` of "
           "all events would; no \"before\" (the reader had no such scanner).  MB/s: file "
-          "size / median time of the passes; Ir/byte: the scanning function, inclusive.")
+          "size / median time of the passes (and of the fastest: the machine is "
+          "shared); Ir/byte: the scanning function, inclusive.")
         p("")
         p("| input | MB/s | Ir/byte | sums = totals |")
         p("|---|--:|--:|---|")

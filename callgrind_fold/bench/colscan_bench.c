@@ -67,42 +67,43 @@ struct pass {
 
 /* One pass over [data, data + len): a line ends in '\n' before `whole`
  * (the end of the last whole line); the last line, if it has no '\n', is
- * not a cost line in files callgrind writes and is left out. */
-/* Not inlined: bench/reader-bench.sh reads its inclusive cost. */
-static __attribute__((noinline)) void scan(const char *data, const char *whole, size_t npositions, size_t nevents,
-                 struct pass *r)
+ * not a cost line in files callgrind writes and is left out.  A cost line
+ * is read as the reader would for all events: skip_subpositions() and
+ * scan_cost_columns() (src/read/lex.h).  Not inlined: reader-bench.sh
+ * reads its inclusive cost. */
+static __attribute__((noinline)) void scan(const char *data, const char *whole,
+                                           size_t npositions, size_t nevents,
+                                           struct pass *r)
 {
-    uint64_t cols[MAX_EVENTS];
-    memset(r, 0, sizeof *r);
+    uint64_t cols[MAX_EVENTS], sum[MAX_EVENTS] = {0};
+    size_t lines = 0, columns = 0, refused = 0;
     int call = 0; /* the line after "calls=": inclusive cost, not summed */
     for (const char *p = data; p < whole;) {
-        const char *line = p;
         char c = *p;
         if (is_digit(c) || c == '+' || c == '-' || c == '*') {
-            for (size_t i = 0; i < npositions; i++) { /* skip the subpositions */
-                while (!is_blank(*p) && *p != '\n')
-                    p++;
-                while (is_blank(*p))
-                    p++;
-            }
             size_t n;
-            const char *nl = scan_cost_columns(p, cols, nevents, &n);
+            const char *q = skip_subpositions(p, npositions);
+            const char *nl = q ? scan_cost_columns(q, cols, nevents, &n) : NULL;
             if (nl) {
-                for (size_t i = 0; i < n && !call; i++)
-                    r->sum[i] += cols[i];
+                if (!call)
+                    for (size_t i = 0; i < n; i++)
+                        sum[i] += cols[i];
                 call = 0;
-                r->lines++;
-                r->columns += n;
+                lines++;
+                columns += n;
                 p = nl + 1;
                 continue;
             }
-            r->refused++;
-            p = line;
+            refused++;
         }
         call = c == 'c' && memcmp(p, "calls=", 6) == 0;
         p = memchr(p, '\n', (size_t)(whole - p));
         p++;
     }
+    memcpy(r->sum, sum, sizeof sum);
+    r->lines = lines;
+    r->columns = columns;
+    r->refused = refused;
 }
 
 int main(int argc, char **argv)

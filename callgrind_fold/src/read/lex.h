@@ -134,6 +134,44 @@ static inline const char *scan_uint(const char *p, uint64_t *out)
     return scan_udec(p, out);
 }
 
+/* The npos subpositions of a cost line at p ("+3 * 0x1f ...") when none
+ * of their values is wanted (parse.c: no --inline, no sources kept): only
+ * checked, their digits skipped without arithmetic.  Each is "*", or an
+ * optional sign and 1 to 19 decimal or "0x" and 1 to 16 hexadecimal
+ * digits; blanks after each.  Returns where the costs start (the '\n' if
+ * there are none), or NULL for anything else. */
+static inline const char *skip_subpositions(const char *p, size_t npos)
+{
+    for (size_t i = 0; i < npos; i++) {
+        char c = *p;
+        if (c == '*') {
+            p++;
+        } else {
+            p += c == '+' || c == '-';
+            const char *start = p;
+            /* (size_t)(p - start) - 1 >= N: no digit, or more than N */
+            if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+                start = p += 2;
+                while (hex_digit(*p) < 16)
+                    p++;
+                if ((size_t)(p - start) - 1 >= 16)
+                    return NULL;
+            } else {
+                while (is_digit(*p))
+                    p++;
+                if ((size_t)(p - start) - 1 >= 19)
+                    return NULL;
+            }
+        }
+        if (!is_blank(*p))
+            return *p == '\n' && i + 1 == npos ? p : NULL; /* no costs: 0 */
+        do
+            p++;
+        while (is_blank(*p));
+    }
+    return p;
+}
+
 /* The cost columns of a line: decimal numbers separated by blanks, from p
  * to the end of the line (blanks may trail).  Stores each into cols[0],
  * cols[1], ... (at most max of them), sets *n to their count and returns
@@ -171,9 +209,10 @@ static inline const char *scan_cost_columns(const char *p, uint64_t *cols, size_
         uint64_t v = d;
         while ((d = (unsigned char)(*++p - '0')) < 10)
             v = v * 10 + d;
-        if (p - start > 19)
+        if ((size_t)(p - start) > 19)
             return NULL;
         cols[k++] = v;
+        p += *p == ' '; /* the space after it, as above */
     }
     if (*p != '\n')
         return NULL;

@@ -836,41 +836,6 @@ static inline const char *fast_subposition(const char *p, uint64_t *value, uint6
     return t;
 }
 
-/* The subpositions at p when none of their values is wanted (no
- * --inline, no sources kept): only checked, their digits skipped without
- * arithmetic.  Returns where the costs start, or NULL as
- * fast_subposition(). */
-static inline const char *skip_subpositions(const char *p, size_t npos)
-{
-    for (size_t i = 0; i < npos; i++) {
-        char c = *p;
-        if (c == '*') {
-            p++;
-        } else {
-            p += c == '+' || c == '-';
-            const char *start = p;
-            if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-                start = p += 2;
-                while (hex_digit(*p) < 16)
-                    p++;
-                if (p == start || p - start > 16)
-                    return NULL;
-            } else {
-                while (is_digit(*p))
-                    p++;
-                if (p == start || p - start > 19)
-                    return NULL;
-            }
-        }
-        if (!is_blank(*p))
-            return *p == '\n' && i + 1 == npos ? p : NULL; /* no costs: 0 */
-        do
-            p++;
-        while (is_blank(*p));
-    }
-    return p;
-}
-
 /* The cost line at p, which ends with a '\n' before the end of the
  * buffer: its "instr" and "line" values (if asked for, as in cost_line())
  * and its cost of the chosen event.  Returns the '\n', or NULL for

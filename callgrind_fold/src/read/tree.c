@@ -99,7 +99,7 @@ static uint64_t sole_number(struct tree_reader *T, const char *p, const char *en
 
 /* ---- function ids --------------------------------------------------------- */
 
-static uint32_t name_of_id(const struct tree_reader *T, uint64_t id)
+static inline uint32_t name_of_id(const struct tree_reader *T, uint64_t id)
 {
     uint32_t name = NO_NAME;
     if (id < DENSE_ID_LIMIT) {
