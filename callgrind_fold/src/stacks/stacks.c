@@ -68,9 +68,9 @@ uint32_t stacks_frame(struct stacks *s, const char *text, size_t len)
     return strtab_intern(&s->frames, text, len);
 }
 
-bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64_t count)
+/* The count of stack `id`, which may be new. */
+static bool add_count(struct stacks *s, uint32_t id, uint64_t count)
 {
-    uint32_t id = strtab_intern(&s->paths, (const char *)frames, nframes * sizeof *frames);
     if (id >= s->count_cap) {
         size_t old = s->count_cap;
         GROW(s->count, s->count_cap, id);
@@ -80,20 +80,51 @@ bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64
            add_u64(s->total, count, &s->total);
 }
 
-bool stacks_add_text(struct stacks *s, const char *stack, size_t len, uint64_t count)
+bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64_t count)
+{
+    uint32_t id = strtab_intern(&s->paths, (const char *)frames, nframes * sizeof *frames);
+    return add_count(s, id, count);
+}
+
+void stacks_text_frames(struct stacks *s, const char *stack, size_t len,
+                        struct stacks_text *out)
 {
     size_t n = 0;
     const char *end = stack + len;
     for (const char *p = stack;;) {
         const char *semi = memchr(p, ';', (size_t)(end - p));
         const char *stop = semi ? semi : end;
-        GROW(s->scratch, s->scratch_cap, n);
-        s->scratch[n++] = stacks_frame(s, p, (size_t)(stop - p));
+        GROW(out->frames, out->cap, n);
+        out->frames[n++] = stacks_frame(s, p, (size_t)(stop - p));
         if (!semi)
             break;
         p = semi + 1;
     }
-    return stacks_add(s, s->scratch, n, count);
+    out->n = n;
+    out->hash = strtab_hash((const char *)out->frames, n * sizeof *out->frames);
+    strtab_prefetch(&s->paths, out->hash);
+}
+
+bool stacks_add_frames(struct stacks *s, const struct stacks_text *t, uint64_t count)
+{
+    uint32_t id = strtab_intern_hashed(&s->paths, (const char *)t->frames,
+                                       t->n * sizeof *t->frames, t->hash);
+    return add_count(s, id, count);
+}
+
+void stacks_text_free(struct stacks_text *t)
+{
+    free(t->frames);
+    memset(t, 0, sizeof *t);
+}
+
+bool stacks_add_text(struct stacks *s, const char *stack, size_t len, uint64_t count)
+{
+    struct stacks_text t = {s->scratch, 0, s->scratch_cap, 0};
+    stacks_text_frames(s, stack, len, &t);
+    s->scratch = t.frames;
+    s->scratch_cap = t.cap;
+    return stacks_add_frames(s, &t, count);
 }
 
 /* ---- sorting ------------------------------------------------------------ */

@@ -93,6 +93,19 @@ void stacks_take_counts(struct stacks *s, uint64_t **count, size_t *len, uint64_
 bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64_t count);
 /* A stack as text, frames separated by ';'. */
 bool stacks_add_text(struct stacks *s, const char *stack, size_t len, uint64_t count);
+/* stacks_add_text in two steps, for a reader of many lines: the frames of
+ * a line are interned (and its stack's slot in the table of stacks
+ * fetched from memory) while the line before is added. Counts and ids
+ * come out as with stacks_add_text, line after line. */
+struct stacks_text {
+    uint32_t *frames;
+    size_t n, cap;
+    uint32_t hash;            /* of the stack's frame ids */
+};
+void stacks_text_frames(struct stacks *s, const char *stack, size_t len,
+                        struct stacks_text *out);
+bool stacks_add_frames(struct stacks *s, const struct stacks_text *t, uint64_t count);
+void stacks_text_free(struct stacks_text *t);
 /* Writes "stack count" lines with a nonzero count, sorted by bytes
  * (like LC_ALL=C sort). Returns 0, or -1 on a write error. */
 int stacks_write(const struct stacks *s, FILE *out);
