@@ -94,8 +94,13 @@ void stacks_text_frames(struct stacks *s, const char *stack, size_t len,
     for (const char *p = stack;;) {
         const char *semi = memchr(p, ';', (size_t)(end - p));
         const char *stop = semi ? semi : end;
+        size_t flen = (size_t)(stop - p);
+        uint32_t h = strtab_hash(p, flen);
+        uint32_t id = strtab_find(&s->frames, p, flen, h); /* inline: most are known */
+        if (id == UINT32_MAX)
+            id = strtab_intern_hashed(&s->frames, p, flen, h);
         GROW(out->frames, out->cap, n);
-        out->frames[n++] = stacks_frame(s, p, (size_t)(stop - p));
+        out->frames[n++] = id;
         if (!semi)
             break;
         p = semi + 1;

@@ -19,25 +19,6 @@ void strtab_free(struct strtab *t)
     strtab_init(t);
 }
 
-/* a[0..n) == b[0..n), for the short strings interned by the million
- * (frames of a few dozen bytes): whole words, the last one overlapping,
- * without the call and set-up of memcmp. */
-static inline bool same_bytes(const char *a, const char *b, size_t n)
-{
-    if (n >= 8) {
-        for (size_t i = 0; i + 8 < n; i += 8)
-            if (load64(a + i) != load64(b + i))
-                return false;
-        return load64(a + n - 8) == load64(b + n - 8);
-    }
-    if (n >= 4)
-        return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return false;
-    return true;
-}
-
 static void rehash(struct strtab *t)
 {
     size_t cap = t->slot_cap ? t->slot_cap * 2 : 1024;
@@ -65,17 +46,15 @@ uint32_t strtab_intern_hashed(struct strtab *t, const char *s, size_t len, uint3
 {
     if (len > UINT32_MAX - 1 || t->count >= UINT32_MAX - 1)
         out_of_memory();
+    uint32_t found = strtab_find(t, s, len, h);
+    if (found != UINT32_MAX)
+        return found;
     if ((t->count + 1) * 2 > t->slot_cap)
         rehash(t);
     size_t mask = t->slot_cap - 1;
     size_t i = h & mask;
-    for (uint64_t slot; (slot = t->slots[i]) != 0; i = (i + 1) & mask) {
-        if ((uint32_t)(slot >> 32) != h)
-            continue;
-        uint32_t id = (uint32_t)slot - 1;
-        if (t->length[id] == len && same_bytes(t->bytes + t->offset[id], s, len))
-            return id;
-    }
+    while (t->slots[i])
+        i = (i + 1) & mask;
     uint32_t id = (uint32_t)t->count;
     if (id >= t->entries_cap) {
         size_t cap = t->entries_cap ? t->entries_cap * 2 : 256;

@@ -209,6 +209,44 @@ static inline void strtab_prefetch(const struct strtab *t, uint32_t hash)
         __builtin_prefetch(&t->slots[hash & (t->slot_cap - 1)]);
 }
 uint32_t strtab_intern_hashed(struct strtab *t, const char *s, size_t len, uint32_t hash);
+
+/* a[0..n) == b[0..n), for the short strings interned by the million
+ * (frames of a few dozen bytes): whole words, the last one overlapping,
+ * without the call and set-up of memcmp. */
+static inline bool strtab_same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8)
+            if (load64(a + i) != load64(b + i))
+                return false;
+        return load64(a + n - 8) == load64(b + n - 8);
+    }
+    if (n >= 4)
+        return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+/* The id of s, whose strtab_hash is `hash`, or UINT32_MAX if it is not
+ * interned. Inline: the look-up of every frame of every stack read. */
+static inline uint32_t strtab_find(const struct strtab *t, const char *s, size_t len,
+                                   uint32_t hash)
+{
+    if (!t->slot_cap)
+        return UINT32_MAX;
+    size_t mask = t->slot_cap - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+        uint64_t slot = t->slots[i];
+        if (!slot)
+            return UINT32_MAX;
+        uint32_t id = (uint32_t)slot - 1;
+        if ((uint32_t)(slot >> 32) == hash && t->length[id] == len &&
+            strtab_same_bytes(t->bytes + t->offset[id], s, len))
+            return id;
+    }
+}
 /* Pointer is valid until the next intern. NUL-terminated. */
 static inline const char *strtab_str(const struct strtab *t, uint32_t id)
 {
