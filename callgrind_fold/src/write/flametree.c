@@ -137,10 +137,11 @@ static uint32_t kid_of(struct kid_table *k, struct growth *gr, uint32_t parent, 
     return slot->child;
 }
 
-/* A stack still being followed down the tree (8 bytes: there may be
- * millions): its id and the grown frame it has reached. */
+/* A stack still being followed down the tree (12 bytes: there may be
+ * millions): its id, its number of frames and the grown frame it has
+ * reached. */
 struct live {
-    uint32_t id, at;
+    uint32_t id, len, at;
 };
 
 /* Grows the frames below wide frames, one depth at a time: at depth d,
@@ -171,15 +172,17 @@ static void grow(struct growth *gr, const struct stacks *s, const uint64_t *base
         if (nf > *max_len)
             *max_len = (uint32_t)nf;
         if (nf > 0)
-            live[nlive++] = (struct live){(uint32_t)id, root};
+            live[nlive++] = (struct live){(uint32_t)id, (uint32_t)nf, root};
     }
 
     struct kid_table kids = {0};
     kids_reset(&kids, 64);
     for (size_t depth = 0, first = gr->n; nlive > 0; depth++, first = gr->n) {
         /* Neighbouring stacks often go on through the same frame (they
-         * share a prefix): the last child found is tried first. */
+         * share a prefix): the last child found is tried first, and
+         * their counts are summed here, added to it when another comes. */
         uint32_t last_at = UINT32_MAX, last_frame = 0, last_kid = 0;
+        uint64_t sum = 0, base_sum = 0;
         for (size_t i = 0; i < nlive; i++) {
             struct live *l = &live[i];
             /* The stacks' frames are far apart in memory, a cache line
@@ -188,21 +191,25 @@ static void grow(struct growth *gr, const struct stacks *s, const uint64_t *base
                 __builtin_prefetch(path_of(s, live[i + 8].id) + depth);
             uint32_t frame = path_of(s, l->id)[depth];
             if (l->at != last_at || frame != last_frame) {
+                gr->g[last_kid].value += sum; /* (the root's 0 at first) */
+                gr->g[last_kid].base += base_sum;
+                sum = base_sum = 0;
                 last_at = l->at;
                 last_frame = frame;
                 last_kid = kid_of(&kids, gr, l->at, frame);
             }
-            gr->g[last_kid].value += s->count[l->id];
+            sum += s->count[l->id];
             if (base_count)
-                gr->g[last_kid].base += base_count[l->id];
+                base_sum += base_count[l->id];
             l->at = last_kid;
         }
+        gr->g[last_kid].value += sum;
+        gr->g[last_kid].base += base_sum;
         for (size_t c = first; c < gr->n; c++)
             gr->g[c].narrow = flame_narrow(gr->g[c].value, scale, minwidth);
         size_t keep = 0;
         for (size_t i = 0; i < nlive; i++)
-            if (!gr->g[live[i].at].narrow &&
-                path_len(s, live[i].id) > depth + 1)
+            if (!gr->g[live[i].at].narrow && live[i].len > depth + 1)
                 live[keep++] = live[i];
         nlive = keep;
         /* Emptied for the next depth, at a size fit for this one: a wide
