@@ -104,4 +104,4 @@ for ((i = 1; i <= total; i++)); do
     run_tool fold "$pass" "$idx" || exit 1
     say "bench/fold:   $pass $idx: callgrind_annotate $(printf '%.2f' "$wa")s, callgrind_fold $(printf '%.3f' "$LAST_WALL")s"
 done
-# SVG rendering of a large folded file: bench/render-svg.sh, run by run.sh.
+# SVG rendering of a large folded file: bench/render-bench.sh, run by run.sh.

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Time callgrind_fold -f svg on a generated folded file of LINES lines
 # (default 1000000): prints the time, lines/s, the SVG's size and the
-# peak memory. Usage: render-svg.sh [CALLGRIND_FOLD] [LINES]
+# peak memory; one run (bench/render-bench.sh compares, with flamegraph.pl).
+# The input is made by workloads/gen_folded.py and kept in $BENCH_WORK.
+# Usage: render-svg.sh [CALLGRIND_FOLD] [LINES]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 fold=${1:-$top/dist/bin/callgrind_fold}
@@ -12,20 +14,7 @@ in=$work/render-$lines.folded
 out=$work/render-$lines.svg
 
 if [ ! -s "$in" ]; then
-    # A program-like call tree: a few hot paths from main, then deep and
-    # varied stacks under them (2000 function names, depth up to 28).
-    python3 - "$lines" > "$in" <<'PY'
-import random, sys
-n = int(sys.argv[1])
-rnd = random.Random(42)
-fn = ["ns::Class%d::method_%d" % (i % 50, i) for i in range(2000)]
-hot = [["main", "run", fn[i], fn[i + 1]] for i in range(0, 60, 2)]
-out = sys.stdout
-for i in range(n):
-    stack = hot[rnd.randrange(len(hot))] + [fn[rnd.randrange(200 + (i % 1800))]
-                                            for _ in range(rnd.randint(1, 24))]
-    out.write(";".join(stack) + " %d\n" % rnd.randint(1, 5000))
-PY
+    python3 "$top/bench/workloads/gen_folded.py" "$lines" > "$in.tmp" && mv "$in.tmp" "$in"
 fi
 
 if [ -x /usr/bin/time ]; then

@@ -286,17 +286,20 @@ rc=0
 python3 "$BENCH/report.py" "$META" "$ROWDEFS" "$RAW" "$FOLDRAW" > "$report" || rc=$?
 [ "$rc" -le 1 ] || die "report.py failed"
 
-# callgrind_fold's renderer and --inline rows (their scripts print one
-# result line each; times there are ratios or rates, see bench/README.md).
+# callgrind_fold's renderer against flamegraph.pl (render-bench.sh: a
+# table; BENCH_RENDER_BEFORE adds a row for another build) and the
+# --inline rows (inline-bench.sh: result lines; see bench/README.md).
 if [ "${BENCH_FOLD:-auto}" != no ] && [ -x "$PATCHED/bin/callgrind_fold" ] &&
    { [ -z "$ONLY" ] || [[ "fold" =~ $ONLY ]]; }; then
-    say "bench: SVG rendering of 1,000,000 folded lines; --inline against no --inline"
+    say "bench: SVG rendering of 1,000,000 folded lines against flamegraph.pl; --inline against no --inline"
     {
         echo
         echo "## callgrind_fold: SVG rendering and --inline"
         echo
+        BENCH_WORK=$WORK BENCH_RUNS=$RUNS BENCH_WARMUP=$WARMUP \
+            "$BENCH/render-bench.sh" "$PATCHED/bin/callgrind_fold" || failed=1
+        echo
         echo '```'
-        BENCH_WORK=$WORK "$BENCH/render-svg.sh" "$PATCHED/bin/callgrind_fold" 1000000 2>&1 | tail -n 1
         BENCH_WORK=$WORK "$BENCH/inline-bench.sh" 2>&1 | tail -n 8
         echo '```'
     } >> "$report" || failed=1

@@ -10,6 +10,9 @@
 #include "util/util.h"
 
 #include <fcntl.h>
+#include "write/textout.h"
+
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -505,6 +508,81 @@ static void test_page_end(void)
     check_mapped_file();
 }
 
+/* to_fixed and to_g write what printf's "%.Nf" and "%g" write: random
+ * values of every size, coordinates as the flame graph computes them,
+ * exact ties (binary fractions), near-ties, and what goes to snprintf
+ * (negative, -0, huge, infinite, NaN). */
+static int number_text_differs(double v, int decimals, char *why)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    struct textout o;
+    to_init(&o, f);
+    if (decimals >= 0)
+        to_fixed(&o, v, decimals);
+    else
+        to_g(&o, v);
+    to_finish(&o);
+    fclose(f);
+    char want[512];
+    if (decimals >= 0)
+        snprintf(want, sizeof want, "%.*f", decimals, v);
+    else
+        snprintf(want, sizeof want, "%g", v);
+    int differs = strcmp(text, want) != 0;
+    if (differs)
+        snprintf(why, 200, "%.17g as %d: got %.60s, want %.60s", v, decimals, text, want);
+    free(text);
+    return differs;
+}
+
+static void test_number_text(void)
+{
+    char why[200] = "";
+    int bad = 0;
+    double fixed[] = {0, 0.0005, 0.0015, 0.0625, 0.125, 0.375, 1.0005, 2.5, 10.0625,
+                      1179.9995, 1180, 99.995, 0.005, 0.015, 0.045, 1073741.8235,
+                      1073741823.5, 1e9, 4e9, 1e20, -0.0, -1.5, -0.0004, 1.0 / 3,
+                      INFINITY, NAN};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed && !bad; i++)
+        for (int d = 0; d <= 6 && !bad; d++)
+            bad = number_text_differs(fixed[i], d, why);
+    for (int k = 0; k < 200000 && !bad; k++) {
+        uint64_t r = rng();
+        double v;
+        switch (k % 5) {
+        case 0: /* anywhere from 1e-6 to 1e12 */
+            v = (double)(r >> 11) / 9007199254740992.0 / 1e6;
+            for (int e = k % 19; e > 0; e--)
+                v *= 10;
+            break;
+        case 1: /* x and width of a frame: offset * (1180 / total) */
+            v = 10 + (double)(r % 100000) * (1180.0 / (double)(1 + (r >> 40) % 10000000));
+            break;
+        case 2: /* binary fractions: exact ties for some decimals */
+            v = (double)(r % 1000000) / (double)(1u << (r >> 60));
+            break;
+        case 3: /* decimal near-ties: n + 0.0005 and the like */
+            v = (double)(r % 100000) / 1000 + 0.0005 * (double)(1 + (r >> 62));
+            break;
+        default: /* percentages */
+            v = 100.0 * (double)(r % 1000003) / 1000003.0;
+            break;
+        }
+        bad = number_text_differs(v, (int)(r >> 32) % 7, why);
+    }
+    report("to_fixed-as-printf", !bad, why);
+    bad = 0;
+    double g[] = {0, 0.5, 1, 15, 10.5, 9999, 9999.5, 10000, 10000.5, 99999.5, 123456.5,
+                  999999, 1e6, 1234567, 0.1, 1.0 / 3, 2.25, -0.0, -1, -10.5, INFINITY, NAN};
+    for (size_t i = 0; i < sizeof g / sizeof *g && !bad; i++)
+        bad = number_text_differs(g[i], -1, why);
+    for (int k = 0; k < 100000 && !bad; k++)
+        bad = number_text_differs((double)(rng() % 40000) / 2, -1, why);
+    report("to_g-as-printf", !bad, why);
+}
+
 int main(void)
 {
     test_apportion();
@@ -515,5 +593,6 @@ int main(void)
     test_tree_reader();
     test_page_end();
     test_pipe();
+    test_number_text();
     return failures ? 1 : 0;
 }

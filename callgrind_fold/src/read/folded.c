@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static int folded_line(const char *line, size_t len, struct read_target *t,
-                       struct diag *d)
+/* A line's stack and count: 1, or 0 for a line without one (empty, a
+ * comment), or -1 with a message in d. */
+static int folded_line(const char *line, size_t len, const char **stack, size_t *stack_len,
+                       uint64_t *n, struct diag *d)
 {
     if (len == 0 || line[0] == '#')
         return 0;
@@ -26,7 +28,6 @@ static int folded_line(const char *line, size_t len, struct read_target *t,
     const char *stack_end = count;
     while (stack_end > line && is_blank(stack_end[-1]))
         stack_end--;
-    uint64_t n;
     bool digits = count < end;
     for (const char *p = count; p < end; p++)
         digits &= *p >= '0' && *p <= '9';
@@ -36,16 +37,95 @@ static int folded_line(const char *line, size_t len, struct read_target *t,
                  TOKEN_ARGS(line, len));
         return -1;
     }
-    if (!parse_number(count, end, &n)) {
+    if (!parse_number(count, end, n)) {
         snprintf(d->msg, sizeof d->msg, "count " TOKEN_FMT " does not fit in 64 bits",
                  TOKEN_ARGS(count, (size_t)(end - count)));
         return -1;
     }
-    if (!stacks_add_text(t->stacks, line, (size_t)(stack_end - line), n)) {
+    *stack = line;
+    *stack_len = (size_t)(stack_end - line);
+    return 1;
+}
+
+/* The line read but not yet added: its frames are interned, and its
+ * stack is added once the next line's frames are (stacks.h,
+ * stacks_text_frames), so that the memory the stack's look-up needs is
+ * on its way meanwhile; a million distinct stacks are a table far bigger
+ * than the caches. */
+struct pending {
+    struct stacks_text text[2]; /* this line's and the next one's frames */
+    int cur;                    /* text[cur] is the pending line's */
+    bool full;
+    uint64_t count;
+    uint64_t lineno;
+};
+
+/* Adds the pending line, if any: 0, or -1 with d set for its line. */
+static int add_pending(struct pending *p, struct read_target *t, struct diag *d)
+{
+    if (!p->full)
+        return 0;
+    p->full = false;
+    if (!stacks_add_frames(t->stacks, &p->text[p->cur], p->count)) {
+        d->line = p->lineno;
         snprintf(d->msg, sizeof d->msg, "summed counts overflow 64 bits");
         return -1;
     }
     return 0;
+}
+
+/* One line: its frames interned, then the line before it added, in the
+ * order of the lines for everything a line can report. */
+static int take_line(struct pending *p, const char *line, size_t len, uint64_t lineno,
+                     struct read_target *t, struct diag *d)
+{
+    const char *stack;
+    size_t stack_len;
+    uint64_t n;
+    int rc = folded_line(line, len, &stack, &stack_len, &n, d);
+    if (rc < 0) {
+        struct diag mine = *d; /* the line before may fail first */
+        if (add_pending(p, t, d))
+            return -1;
+        *d = mine;
+        d->line = lineno;
+        return -1;
+    }
+    if (rc == 0)
+        return 0;
+    int next = p->full ? 1 - p->cur : p->cur;
+    stacks_text_frames(t->stacks, stack, stack_len, &p->text[next]);
+    if (add_pending(p, t, d))
+        return -1;
+    p->cur = next;
+    p->full = true;
+    p->count = n;
+    p->lineno = lineno;
+    return 0;
+}
+
+static int read_lines(struct linereader *r, const char *first, size_t first_len,
+                      struct pending *p, struct read_target *t, struct diag *d)
+{
+    if (take_line(p, first, first_len, r->lineno, t, d))
+        return -1;
+    for (;;) {
+        const char *line;
+        size_t len;
+        enum lr_status st = lr_next(r, &line, &len);
+        if (st == LR_EOF)
+            return add_pending(p, t, d);
+        if (st != LR_LINE) {
+            if (add_pending(p, t, d))
+                return -1;
+            d->line = r->lineno + 1;
+            snprintf(d->msg, sizeof d->msg, "%s",
+                     st == LR_TOO_LONG ? "line longer than 64 MiB" : "read error");
+            return -1;
+        }
+        if (take_line(p, line, len, r->lineno, t, d))
+            return -1;
+    }
 }
 
 int read_folded(struct linereader *r, const char *first, size_t first_len,
@@ -53,25 +133,9 @@ int read_folded(struct linereader *r, const char *first, size_t first_len,
 {
     t->folded_inputs++;
     stacks_use_column(t->stacks, 0); /* with all_events: counts of every event */
-    if (folded_line(first, first_len, t, d)) {
-        d->line = r->lineno;
-        return -1;
-    }
-    for (;;) {
-        const char *line;
-        size_t len;
-        enum lr_status st = lr_next(r, &line, &len);
-        if (st == LR_EOF)
-            return 0;
-        if (st != LR_LINE) {
-            d->line = r->lineno + 1;
-            snprintf(d->msg, sizeof d->msg, "%s",
-                     st == LR_TOO_LONG ? "line longer than 64 MiB" : "read error");
-            return -1;
-        }
-        if (folded_line(line, len, t, d)) {
-            d->line = r->lineno;
-            return -1;
-        }
-    }
+    struct pending p = {0};
+    int rc = read_lines(r, first, first_len, &p, t, d);
+    stacks_text_free(&p.text[0]);
+    stacks_text_free(&p.text[1]);
+    return rc;
 }

@@ -122,14 +122,19 @@ uint32_t stacks_frame(struct stacks *s, const char *text, size_t len)
     return strtab_intern(&s->frames, text, len);
 }
 
+/* The count of stack `id`, which may be new. */
+static bool add_count(struct stacks *s, uint32_t id, uint64_t count)
+{
+    grow_counts(&s->count, &s->count_cap, id);
+    return add_u64(s->count[id], count, &s->count[id]) &&
+           add_u64(s->total, count, &s->total);
+}
+
 uint32_t stacks_add_id(struct stacks *s, const uint32_t *frames, size_t nframes,
                        uint64_t count)
 {
     uint32_t id = strtab_intern(&s->paths, (const char *)frames, nframes * sizeof *frames);
-    grow_counts(&s->count, &s->count_cap, id);
-    if (!add_u64(s->count[id], count, &s->count[id]) || !add_u64(s->total, count, &s->total))
-        return UINT32_MAX;
-    return id;
+    return add_count(s, id, count) ? id : UINT32_MAX;
 }
 
 bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64_t count)
@@ -137,20 +142,51 @@ bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64
     return stacks_add_id(s, frames, nframes, count) != UINT32_MAX;
 }
 
-bool stacks_add_text(struct stacks *s, const char *stack, size_t len, uint64_t count)
+
+void stacks_text_frames(struct stacks *s, const char *stack, size_t len,
+                        struct stacks_text *out)
 {
     size_t n = 0;
     const char *end = stack + len;
     for (const char *p = stack;;) {
         const char *semi = memchr(p, ';', (size_t)(end - p));
         const char *stop = semi ? semi : end;
-        GROW(s->scratch, s->scratch_cap, n);
-        s->scratch[n++] = stacks_frame(s, p, (size_t)(stop - p));
+        size_t flen = (size_t)(stop - p);
+        uint32_t h = strtab_hash(p, flen);
+        uint32_t id = strtab_find(&s->frames, p, flen, h); /* inline: most are known */
+        if (id == UINT32_MAX)
+            id = strtab_intern_hashed(&s->frames, p, flen, h);
+        GROW(out->frames, out->cap, n);
+        out->frames[n++] = id;
         if (!semi)
             break;
         p = semi + 1;
     }
-    return stacks_add(s, s->scratch, n, count);
+    out->n = n;
+    out->hash = strtab_hash((const char *)out->frames, n * sizeof *out->frames);
+    strtab_prefetch(&s->paths, out->hash);
+}
+
+bool stacks_add_frames(struct stacks *s, const struct stacks_text *t, uint64_t count)
+{
+    uint32_t id = strtab_intern_hashed(&s->paths, (const char *)t->frames,
+                                       t->n * sizeof *t->frames, t->hash);
+    return add_count(s, id, count);
+}
+
+void stacks_text_free(struct stacks_text *t)
+{
+    free(t->frames);
+    memset(t, 0, sizeof *t);
+}
+
+bool stacks_add_text(struct stacks *s, const char *stack, size_t len, uint64_t count)
+{
+    struct stacks_text t = {s->scratch, 0, s->scratch_cap, 0};
+    stacks_text_frames(s, stack, len, &t);
+    s->scratch = t.frames;
+    s->scratch_cap = t.cap;
+    return stacks_add_frames(s, &t, count);
 }
 
 /* ---- sorting ------------------------------------------------------------ */
@@ -261,38 +297,4 @@ int stacks_write(const struct stacks *s, FILE *out)
     buf_free(&line);
     free(order);
     return rc;
-}
-
-/* ---- reading ------------------------------------------------------------ */
-
-size_t stacks_count_ids(const struct stacks *s)
-{
-    return s->paths.count;
-}
-
-size_t stacks_count_frames(const struct stacks *s)
-{
-    return s->frames.count;
-}
-
-uint64_t stacks_count(const struct stacks *s, uint32_t id)
-{
-    return id < s->count_cap ? s->count[id] : 0;
-}
-
-uint64_t stacks_total(const struct stacks *s)
-{
-    return s->total;
-}
-
-const uint32_t *stacks_path(const struct stacks *s, uint32_t id, size_t *n)
-{
-    *n = strtab_len(&s->paths, id) / sizeof(uint32_t);
-    return (const uint32_t *)(const void *)strtab_str(&s->paths, id);
-}
-
-const char *stacks_frame_text(const struct stacks *s, uint32_t frame, size_t *len)
-{
-    *len = strtab_len(&s->frames, frame);
-    return strtab_str(&s->frames, frame);
 }

@@ -114,6 +114,19 @@ uint32_t stacks_add_id(struct stacks *s, const uint32_t *frames, size_t nframes,
                        uint64_t count);
 /* A stack as text, frames separated by ';'. */
 bool stacks_add_text(struct stacks *s, const char *stack, size_t len, uint64_t count);
+/* stacks_add_text in two steps, for a reader of many lines: the frames of
+ * a line are interned (and its stack's slot in the table of stacks
+ * fetched from memory) while the line before is added. Counts and ids
+ * come out as with stacks_add_text, line after line. */
+struct stacks_text {
+    uint32_t *frames;
+    size_t n, cap;
+    uint32_t hash;            /* of the stack's frame ids */
+};
+void stacks_text_frames(struct stacks *s, const char *stack, size_t len,
+                        struct stacks_text *out);
+bool stacks_add_frames(struct stacks *s, const struct stacks_text *t, uint64_t count);
+void stacks_text_free(struct stacks_text *t);
 /* Writes "stack count" lines with a nonzero count, sorted by bytes
  * (like LC_ALL=C sort). Returns 0, or -1 on a write error. */
 int stacks_write(const struct stacks *s, FILE *out);
@@ -121,17 +134,44 @@ int stacks_write(const struct stacks *s, FILE *out);
  * also is not NULL), in the byte order of stacks_write. Sets *n; the
  * array is the caller's to free. */
 uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *n);
-/* Reading the stacks (writers use these, not the fields). Stack ids and
- * frame ids count from 0; a stack id below stacks_count_ids may have count
- * 0 (e.g. a --diff stack only the base has). */
-size_t stacks_count_ids(const struct stacks *s);
-size_t stacks_count_frames(const struct stacks *s);
-uint64_t stacks_count(const struct stacks *s, uint32_t id);
-uint64_t stacks_total(const struct stacks *s);
+/* Reading the stacks (writers use these, not the fields; inline, as the
+ * flame tree calls them once per stack and depth). Stack ids and frame
+ * ids count from 0; a stack id below stacks_count_ids may have count 0
+ * (e.g. a --diff stack only the base has). */
+static inline size_t stacks_count_ids(const struct stacks *s)
+{
+    return s->paths.count;
+}
+
+static inline size_t stacks_count_frames(const struct stacks *s)
+{
+    return s->frames.count;
+}
+
+static inline uint64_t stacks_count(const struct stacks *s, uint32_t id)
+{
+    return id < s->count_cap ? s->count[id] : 0;
+}
+
+static inline uint64_t stacks_total(const struct stacks *s)
+{
+    return s->total;
+}
+
 /* The frames of stack `id`, root first; *n is set to their number. */
-const uint32_t *stacks_path(const struct stacks *s, uint32_t id, size_t *n);
+static inline const uint32_t *stacks_path(const struct stacks *s, uint32_t id, size_t *n)
+{
+    *n = strtab_len(&s->paths, id) / sizeof(uint32_t);
+    return (const uint32_t *)(const void *)strtab_str(&s->paths, id);
+}
+
 /* The text of frame `frame`; *len is set to its length. */
-const char *stacks_frame_text(const struct stacks *s, uint32_t frame, size_t *len);
+static inline const char *stacks_frame_text(const struct stacks *s, uint32_t frame,
+                                            size_t *len)
+{
+    *len = strtab_len(&s->frames, frame);
+    return strtab_str(&s->frames, frame);
+}
 
 /* ---- profile.c ---- */
 /* The call graph of one part of a profile, for one event: functions with

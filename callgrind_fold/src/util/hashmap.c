@@ -5,37 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t hash_mix(uint64_t a, uint64_t b)
-{
-    /* splitmix64-style finaliser over both halves: cheap and well spread. */
-    uint64_t h = a * 0x9e3779b97f4a7c15ULL ^ (b + 0x632be59bd9b4e019ULL);
-    h ^= h >> 31;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 29;
-    h *= 0x94d049bb133111ebULL;
-    h ^= h >> 32;
-    return h;
-}
-
-uint64_t hash_bytes(const void *data, size_t len)
-{
-    /* FNV-1a over 8-byte words keeps long C++ names cheap to hash. */
-    const unsigned char *p = data;
-    uint64_t h = 0xcbf29ce484222325ULL ^ len;
-    while (len >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0x100000001b3ULL;
-        h ^= h >> 29;
-        p += 8;
-        len -= 8;
-    }
-    while (len--) {
-        h = (h ^ *p++) * 0x100000001b3ULL;
-    }
-    return hash_mix(h, 0);
-}
-
 void hashmap_init(struct hashmap *m)
 {
     memset(m, 0, sizeof *m);

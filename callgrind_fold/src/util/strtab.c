@@ -15,7 +15,6 @@ void strtab_free(struct strtab *t)
     free(t->bytes);
     free(t->offset);
     free(t->length);
-    free(t->hash);
     free(t->slots);
     strtab_init(t);
 }
@@ -23,39 +22,44 @@ void strtab_free(struct strtab *t)
 static void rehash(struct strtab *t)
 {
     size_t cap = t->slot_cap ? t->slot_cap * 2 : 1024;
-    free(t->slots);
-    t->slots = xcalloc(cap, sizeof *t->slots);
-    t->slot_cap = cap;
-    for (size_t id = 0; id < t->count; id++) {
-        size_t i = t->hash[id] & (cap - 1);
-        while (t->slots[i])
-            i = (i + 1) & (cap - 1);
-        t->slots[i] = (uint32_t)id + 1;
+    uint64_t *slots = xcalloc(cap, sizeof *slots);
+    for (size_t i = 0; i < t->slot_cap; i++) {
+        uint64_t slot = t->slots[i];
+        if (!slot)
+            continue;
+        size_t j = (slot >> 32) & (cap - 1);
+        while (slots[j])
+            j = (j + 1) & (cap - 1);
+        slots[j] = slot;
     }
+    free(t->slots);
+    t->slots = slots;
+    t->slot_cap = cap;
 }
 
 uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)
 {
+    return strtab_intern_hashed(t, s, len, strtab_hash(s, len));
+}
+
+uint32_t strtab_intern_hashed(struct strtab *t, const char *s, size_t len, uint32_t h)
+{
     if (len > UINT32_MAX - 1 || t->count >= UINT32_MAX - 1)
         out_of_memory();
-    uint32_t h = (uint32_t)hash_bytes(s, len);
+    uint32_t found = strtab_find(t, s, len, h);
+    if (found != UINT32_MAX)
+        return found;
     if ((t->count + 1) * 2 > t->slot_cap)
         rehash(t);
     size_t mask = t->slot_cap - 1;
     size_t i = h & mask;
-    while (t->slots[i]) {
-        uint32_t id = t->slots[i] - 1;
-        if (t->hash[id] == h && t->length[id] == len &&
-            memcmp(t->bytes + t->offset[id], s, len) == 0)
-            return id;
+    while (t->slots[i])
         i = (i + 1) & mask;
-    }
     uint32_t id = (uint32_t)t->count;
     if (id >= t->entries_cap) {
         size_t cap = t->entries_cap ? t->entries_cap * 2 : 256;
         t->offset = xrealloc(t->offset, cap * sizeof *t->offset);
         t->length = xrealloc(t->length, cap * sizeof *t->length);
-        t->hash = xrealloc(t->hash, cap * sizeof *t->hash);
         t->entries_cap = cap;
     }
     /* Entries start 4-byte aligned: the output keeps uint32_t frame ids
@@ -73,9 +77,8 @@ uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)
     t->bytes[t->bytes_len + len] = '\0';
     t->offset[id] = t->bytes_len;
     t->length[id] = (uint32_t)len;
-    t->hash[id] = h;
     t->bytes_len += len + 1;
     t->count++;
-    t->slots[i] = id + 1;
+    t->slots[i] = (uint64_t)h << 32 | (id + 1);
     return id;
 }

@@ -118,8 +118,62 @@ void hashmap_put(struct hashmap *m, uint64_t a, uint64_t b, uint32_t value);
 uint32_t *hashmap_upsert(struct hashmap *m, uint64_t a, uint64_t b, uint32_t fresh,
                          bool *inserted);
 
-uint64_t hash_bytes(const void *data, size_t len);
-uint64_t hash_mix(uint64_t a, uint64_t b);
+static inline uint64_t hash_mix(uint64_t a, uint64_t b)
+{
+    /* splitmix64-style finaliser over both halves: cheap and well spread. */
+    uint64_t h = a * 0x9e3779b97f4a7c15ULL ^ (b + 0x632be59bd9b4e019ULL);
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 29;
+    h *= 0x94d049bb133111ebULL;
+    h ^= h >> 32;
+    return h;
+}
+
+/* Unaligned little loads (memcpy: compiled to one instruction). */
+static inline uint64_t load64(const void *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+static inline uint64_t load32(const void *p)
+{
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return w;
+}
+
+/* Inline: called once per frame of every stack read. */
+static inline uint64_t hash_bytes(const void *data, size_t len)
+{
+    /* Every string and stack is hashed once on its way into a table: 16
+     * million frames for a million folded lines. So: whole 8-byte words,
+     * and the last 1 to 8 bytes in one or two loads that may overlap
+     * bytes already hashed (as wyhash does), never a loop over bytes; the
+     * length seeds the hash, as those loads do not tell it. Only the
+     * tables use these values: nothing is ordered or stored by them. */
+    const unsigned char *p = data;
+    uint64_t h = 0xcbf29ce484222325ULL ^ len;
+    size_t n = len;
+    while (n > 8) {
+        h = (h ^ load64(p)) * 0x100000001b3ULL;
+        h ^= h >> 29;
+        p += 8;
+        n -= 8;
+    }
+    uint64_t last;
+    if (len >= 8)
+        last = load64(p + n - 8);
+    else if (n >= 4)
+        last = load32(p) | load32(p + n - 4) << 32;
+    else if (n > 0)
+        last = (uint64_t)p[0] | (uint64_t)p[n / 2] << 8 | (uint64_t)p[n - 1] << 16;
+    else
+        last = 0;
+    return hash_mix(h ^ last, 0);
+}
 
 /* ---- strtab.c ---- */
 /* String interning: equal byte strings get the same small integer id.
@@ -131,15 +185,70 @@ struct strtab {
     size_t bytes_len, bytes_cap;
     size_t *offset;     /* id -> start in bytes */
     uint32_t *length;   /* id -> length */
-    uint32_t *hash;     /* id -> hash, to rehash and to reject mismatches fast */
     size_t count, entries_cap;
-    uint32_t *slots;    /* open addressing: id + 1, 0 = empty */
+    /* Open addressing: the string's 32-bit hash << 32 | (id + 1), 0 =
+     * empty. The hash in the slot rejects a mismatch, and lets the table
+     * grow, without a look at the entry: in a table of a million stacks
+     * each such look is a cache miss. */
+    uint64_t *slots;
     size_t slot_cap;
 };
 
 void strtab_init(struct strtab *t);
 void strtab_free(struct strtab *t);
 uint32_t strtab_intern(struct strtab *t, const char *s, size_t len);
+/* strtab_intern in two steps, for a caller with other work to do between
+ * them: the string's hash, whose slot can be fetched from memory early
+ * (strtab_prefetch), and the interning with that hash. In a table too big
+ * for the caches, that hides the one miss each new string costs. */
+static inline uint32_t strtab_hash(const char *s, size_t len)
+{
+    return (uint32_t)hash_bytes(s, len);
+}
+static inline void strtab_prefetch(const struct strtab *t, uint32_t hash)
+{
+    if (t->slot_cap)
+        __builtin_prefetch(&t->slots[hash & (t->slot_cap - 1)]);
+}
+uint32_t strtab_intern_hashed(struct strtab *t, const char *s, size_t len, uint32_t hash);
+
+/* a[0..n) == b[0..n), for the short strings interned by the million
+ * (frames of a few dozen bytes): whole words, the last one overlapping,
+ * without the call and set-up of memcmp. */
+static inline bool strtab_same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8)
+            if (load64(a + i) != load64(b + i))
+                return false;
+        return load64(a + n - 8) == load64(b + n - 8);
+    }
+    if (n >= 4)
+        return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+/* The id of s, whose strtab_hash is `hash`, or UINT32_MAX if it is not
+ * interned. Inline: the look-up of every frame of every stack read. */
+static inline uint32_t strtab_find(const struct strtab *t, const char *s, size_t len,
+                                   uint32_t hash)
+{
+    if (!t->slot_cap)
+        return UINT32_MAX;
+    size_t mask = t->slot_cap - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+        uint64_t slot = t->slots[i];
+        if (!slot)
+            return UINT32_MAX;
+        uint32_t id = (uint32_t)slot - 1;
+        if ((uint32_t)(slot >> 32) == hash && t->length[id] == len &&
+            strtab_same_bytes(t->bytes + t->offset[id], s, len))
+            return id;
+    }
+}
 /* Pointer is valid until the next intern. NUL-terminated. */
 static inline const char *strtab_str(const struct strtab *t, uint32_t id)
 {

@@ -112,14 +112,17 @@ static struct rgb frame_color(const struct flamesvg_input *in, const struct draw
 
 static void put_percent(struct textout *o, uint64_t part, uint64_t whole)
 {
-    to_printf(o, "%.2f%%", whole ? 100.0 * (double)part / (double)whole : 0.0);
+    to_fixed(o, whole ? 100.0 * (double)part / (double)whole : 0.0, 2); /* "%.2f" */
+    to_puts(o, "%");
 }
 
 static void put_title(struct textout *o, const struct flamesvg_input *in,
                       const struct drawn *d, const char *name, size_t len, uint64_t total)
 {
     to_xml(o, name, len, MAX_NAME_CHARS);
-    to_printf(o, " (%" PRIu64 " ", d->value);
+    to_puts(o, " (");
+    to_u64(o, d->value);
+    to_puts(o, " ");
     to_xml(o, in->countname, strlen(in->countname), 0);
     to_puts(o, ", ");
     put_percent(o, d->value, total);
@@ -232,17 +235,36 @@ int flamesvg_write(const struct flamesvg_input *in, FILE *out)
         else if (frame == FLAME_ROOT_FRAME)
             name = "all", len = 3;
         else
-            name = strtab_str(&in->stacks->frames, frame),
-            len = strtab_len(&in->stacks->frames, frame);
+            name = stacks_frame_text(in->stacks, frame, &len);
         double x = XPAD + (double)d->x * scale, w = (double)d->value * scale;
         double y = ro->inverted ? top + d->depth * FRAME_HEIGHT
                                 : height - bottom - (d->depth + 1.0) * FRAME_HEIGHT;
         struct rgb c = frame_color(in, d, name, len);
-        to_printf(&o, "<g class=\"f\" data-n=\"%" PRIu64 "\"><title>", d->value);
+        /* What printf would write with the formats in the comments, a
+         * piece at a time (textout.h: to_fixed, to_g). */
+        to_puts(&o, "<g class=\"f\" data-n=\"");
+        to_u64(&o, d->value);
+        to_puts(&o, "\"><title>");
         put_title(&o, in, d, name, len, total);
-        to_printf(&o, "</title><rect x=\"%.3f\" y=\"%g\" width=\"%.3f\" height=\"%d\" "
-                  "fill=\"rgb(%u,%u,%u)\" rx=\"2\" ry=\"2\"/><text x=\"%.3f\" y=\"%g\">",
-                  x, y, w, FRAME_HEIGHT - 1, c.r, c.g, c.b, x + 3, y + 10.5);
+        to_puts(&o, "</title><rect x=\"");
+        to_fixed(&o, x, 3); /* "%.3f" */
+        to_puts(&o, "\" y=\"");
+        to_g(&o, y); /* "%g" */
+        to_puts(&o, "\" width=\"");
+        to_fixed(&o, w, 3);
+        to_puts(&o, "\" height=\"");
+        to_u64(&o, FRAME_HEIGHT - 1);
+        to_puts(&o, "\" fill=\"rgb(");
+        to_u64(&o, c.r);
+        to_puts(&o, ",");
+        to_u64(&o, c.g);
+        to_puts(&o, ",");
+        to_u64(&o, c.b);
+        to_puts(&o, ")\" rx=\"2\" ry=\"2\"/><text x=\"");
+        to_fixed(&o, x + 3, 3);
+        to_puts(&o, "\" y=\"");
+        to_g(&o, y + 10.5);
+        to_puts(&o, "\">");
         put_label(&o, name, len, w);
         to_puts(&o, "</text></g>\n");
     }

@@ -1,41 +1,63 @@
-/* The tree of frames a flame graph draws, built from the sorted stacks,
- * narrow frames merged (flametree.h). */
+/* The tree of frames a flame graph draws, grown from the summed stacks
+ * one depth at a time, narrow frames merged (flametree.h). */
 #include "flametree.h"
 #include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* qsort has no context argument. */
+/* Stack id's frames. */
+static const uint32_t *path_of(const struct stacks *s, uint32_t id)
+{
+    size_t n;
+    return stacks_path(s, id, &n);
+}
+
+static size_t path_len(const struct stacks *s, uint32_t id)
+{
+    size_t n;
+    stacks_path(s, id, &n);
+    return n;
+}
+
+/* A frame reached below a wide frame while the tree grows: the root, a
+ * wide frame, or a narrow child of a wide frame (whose own children are
+ * never looked at). */
+struct grown {
+    uint32_t frame;
+    uint32_t parent;   /* index in the grown frames; the root's is itself */
+    uint64_t value, base;
+    int narrow;
+};
+
+struct growth {
+    struct grown *g;
+    size_t n, cap;
+};
+
+static uint32_t add_grown(struct growth *gr, uint32_t frame, uint32_t parent)
+{
+    if (gr->n >= UINT32_MAX - 1)
+        out_of_memory();
+    GROW(gr->g, gr->cap, gr->n);
+    gr->g[gr->n] = (struct grown){frame, parent, 0, 0, 0};
+    return (uint32_t)gr->n++;
+}
+
+/* qsort has no context argument: siblings are sorted by their frames'
+ * text, in byte order (a prefix first). */
 static const struct stacks *sort_s;
-static const uint32_t *sort_rank;
+static const struct grown *sort_g;
 
 static int by_text(const void *pa, const void *pb)
 {
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    const struct strtab *t = &sort_s->frames;
-    size_t la = strtab_len(t, a), lb = strtab_len(t, b);
-    int c = memcmp(strtab_str(t, a), strtab_str(t, b), la < lb ? la : lb);
+    uint32_t a = sort_g[*(const uint32_t *)pa].frame, b = sort_g[*(const uint32_t *)pb].frame;
+    size_t la, lb;
+    const char *ta = stacks_frame_text(sort_s, a, &la), *tb = stacks_frame_text(sort_s, b, &lb);
+    int c = memcmp(ta, tb, la < lb ? la : lb);
     if (c)
         return c;
     return la < lb ? -1 : la > lb;
-}
-
-static const uint32_t *path_of(const struct stacks *s, uint32_t id, size_t *n)
-{
-    *n = strtab_len(&s->paths, id) / sizeof(uint32_t);
-    return (const uint32_t *)(const void *)strtab_str(&s->paths, id);
-}
-
-static int by_ranks(const void *pa, const void *pb)
-{
-    size_t na, nb;
-    const uint32_t *a = path_of(sort_s, *(const uint32_t *)pa, &na);
-    const uint32_t *b = path_of(sort_s, *(const uint32_t *)pb, &nb);
-    for (size_t i = 0; i < na && i < nb; i++)
-        if (a[i] != b[i])
-            return sort_rank[a[i]] < sort_rank[b[i]] ? -1 : 1;
-    return na < nb ? -1 : na > nb;
 }
 
 static uint32_t new_node(struct flame_tree *t, uint32_t frame, uint32_t depth)
@@ -56,93 +78,235 @@ static uint32_t new_node(struct flame_tree *t, uint32_t frame, uint32_t depth)
     size_t i = t->count++;
     t->frame[i] = frame;
     t->depth[i] = depth;
-    t->end[i] = 0;
+    t->end[i] = (uint32_t)i + 1;
     t->value[i] = 0;
     t->merged[i] = 0;
     if (t->base)
         t->base[i] = 0;
-    if (depth > t->max_depth)
-        t->max_depth = depth;
     return (uint32_t)i;
 }
 
-/* Node i's subtree is complete: collapse it if it is narrow. */
-static void close_node(struct flame_tree *t, uint32_t i, double scale, double minwidth)
+/* The children found at one depth: (parent, frame) -> grown child, open
+ * addressing on one array of key and value (one cache line a probe). */
+struct kid_table {
+    struct kid_slot {
+        uint64_t key;     /* parent << 32 | frame; EMPTY_KEY: free */
+        uint32_t child;
+    } *slot;
+    size_t cap, count;    /* cap: a power of two, or 0 */
+};
+#define EMPTY_KEY UINT64_MAX /* no parent is UINT32_MAX (add_grown) */
+
+static void kids_reset(struct kid_table *k, size_t cap)
 {
-    t->end[i] = (uint32_t)t->count;
-    if (i == 0 || !flame_narrow(t->value[i], scale, minwidth))
-        return;
-    t->count = (size_t)i + 1;
-    t->end[i] = i + 1;
-    t->merged[i] = 1;
-    uint32_t prev = i - 1; /* a collapsed sibling just before: join it */
-    if (t->merged[prev] && t->depth[prev] == t->depth[i]) {
-        t->value[prev] += t->value[i];
-        if (t->base)
-            t->base[prev] += t->base[i];
-        t->merged[prev]++;
-        t->count = i;
-        t->end[prev] = i;
-    }
+    free(k->slot);
+    k->slot = xmalloc(cap * sizeof *k->slot);
+    for (size_t i = 0; i < cap; i++)
+        k->slot[i].key = EMPTY_KEY;
+    k->cap = cap;
+    k->count = 0;
 }
+
+static struct kid_slot *kids_find(const struct kid_table *k, uint64_t key)
+{
+    size_t mask = k->cap - 1;
+    size_t i = (size_t)(hash_mix(key, 0) & mask);
+    while (k->slot[i].key != key && k->slot[i].key != EMPTY_KEY)
+        i = (i + 1) & mask;
+    return &k->slot[i];
+}
+
+/* The child (parent, frame), added to the grown frames when new. */
+static uint32_t kid_of(struct kid_table *k, struct growth *gr, uint32_t parent, uint32_t frame)
+{
+    uint64_t key = (uint64_t)parent << 32 | frame;
+    struct kid_slot *slot = kids_find(k, key);
+    if (slot->key == key)
+        return slot->child;
+    if ((k->count + 1) * 2 > k->cap) { /* load at most 1/2 */
+        struct kid_table old = *k;
+        k->slot = NULL;
+        kids_reset(k, old.cap * 2);
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.slot[i].key != EMPTY_KEY)
+                *kids_find(k, old.slot[i].key) = old.slot[i];
+        k->count = old.count;
+        free(old.slot);
+        slot = kids_find(k, key);
+    }
+    slot->key = key;
+    slot->child = add_grown(gr, frame, parent);
+    k->count++;
+    return slot->child;
+}
+
+/* A stack still being followed down the tree (12 bytes: there may be
+ * millions): its id, its number of frames and the grown frame it has
+ * reached. */
+struct live {
+    uint32_t id, len, at;
+};
+
+/* Grows the frames below wide frames, one depth at a time: at depth d,
+ * every stack still "live" (its first d frames are wide) adds its count to
+ * the child for its frame d, found by (parent, frame) in a hash table of
+ * that depth's children; then the children are judged, and a stack goes
+ * on to depth d + 1 only below a wide one. A child's value is the sum
+ * over the stacks through it, so it is never more than its parent's: the
+ * children of a narrow frame are narrow too and need not be grown. On a
+ * million distinct stacks whose frames turn narrow a few frames down,
+ * this is a few look-ups per stack, reading the stacks front to back,
+ * instead of sorting every stack and making a node for each of its
+ * frames. */
+static void grow(struct growth *gr, const struct stacks *s, const uint64_t *base_count,
+                 double scale, double minwidth, uint32_t *max_len)
+{
+    size_t nlive = 0;
+    size_t nids = stacks_count_ids(s);
+    struct live *live = xmalloc((nids ? nids : 1) * sizeof *live);
+    uint32_t root = add_grown(gr, FLAME_ROOT_FRAME, 0);
+    *max_len = 0;
+    for (size_t id = 0; id < nids; id++) {
+        uint64_t c = stacks_count(s, (uint32_t)id), b = base_count ? base_count[id] : 0;
+        if (!c && !b) /* left out, as flametree.h says */
+            continue;
+        gr->g[root].value += c;
+        gr->g[root].base += b;
+        size_t nf = path_len(s, (uint32_t)id);
+        if (nf > *max_len)
+            *max_len = (uint32_t)nf;
+        if (nf > 0)
+            live[nlive++] = (struct live){(uint32_t)id, (uint32_t)nf, root};
+    }
+
+    struct kid_table kids = {0};
+    kids_reset(&kids, 64);
+    for (size_t depth = 0, first = gr->n; nlive > 0; depth++, first = gr->n) {
+        /* Neighbouring stacks often go on through the same frame (they
+         * share a prefix): the last child found is tried first, and
+         * their counts are summed here, added to it when another comes. */
+        uint32_t last_at = UINT32_MAX, last_frame = 0, last_kid = 0;
+        uint64_t sum = 0, base_sum = 0;
+        for (size_t i = 0; i < nlive; i++) {
+            struct live *l = &live[i];
+            /* The stacks' frames are far apart in memory, a cache line
+             * each: asked for a few stacks ahead. */
+            if (i + 8 < nlive)
+                __builtin_prefetch(path_of(s, live[i + 8].id) + depth);
+            uint32_t frame = path_of(s, l->id)[depth];
+            if (l->at != last_at || frame != last_frame) {
+                gr->g[last_kid].value += sum; /* (the root's 0 at first) */
+                gr->g[last_kid].base += base_sum;
+                sum = base_sum = 0;
+                last_at = l->at;
+                last_frame = frame;
+                last_kid = kid_of(&kids, gr, l->at, frame);
+            }
+            sum += stacks_count(s, l->id);
+            if (base_count)
+                base_sum += base_count[l->id];
+            l->at = last_kid;
+        }
+        gr->g[last_kid].value += sum;
+        gr->g[last_kid].base += base_sum;
+        for (size_t c = first; c < gr->n; c++)
+            gr->g[c].narrow = flame_narrow(gr->g[c].value, scale, minwidth);
+        size_t keep = 0;
+        for (size_t i = 0; i < nlive; i++)
+            if (!gr->g[live[i].at].narrow && live[i].len > depth + 1)
+                live[keep++] = live[i];
+        nlive = keep;
+        /* Emptied for the next depth, at a size fit for this one: a wide
+         * depth followed by many narrow ones (a long chain) must not
+         * clear a big table at every depth. */
+        size_t cap = 64;
+        while (cap < 4 * (gr->n - first))
+            cap *= 2;
+        kids_reset(&kids, cap);
+    }
+    free(kids.slot);
+    free(live);
+}
+
+/* An open node of the depth-first walk: the grown frame, its node in the
+ * tree, and the next of its sorted children. */
+struct walk {
+    uint32_t grown, node;
+    size_t next;
+};
 
 void flame_build(struct flame_tree *t, const struct stacks *s, const uint64_t *base_count,
                  double scale, double minwidth)
 {
     memset(t, 0, sizeof *t);
-        if (base_count)
+    if (base_count)
         t->base = xmalloc(sizeof *t->base);
 
-    /* Rank of every frame in byte order of its text. */
-    size_t nframes = s->frames.count;
-    uint32_t *by_name = xmalloc((nframes ? nframes : 1) * sizeof *by_name);
-    uint32_t *rank = xmalloc((nframes ? nframes : 1) * sizeof *rank);
-    for (size_t i = 0; i < nframes; i++)
-        by_name[i] = (uint32_t)i;
+    struct growth gr = {0};
+    uint32_t max_len;
+    grow(&gr, s, base_count, scale, minwidth, &max_len);
+    struct grown *g = gr.g;
+
+    /* The children of each grown frame, together (by a counting sort on
+     * the parent), then each family in text order. */
+    size_t *first_kid = xcalloc(gr.n + 1, sizeof *first_kid);
+    for (size_t c = 1; c < gr.n; c++)
+        first_kid[g[c].parent + 1]++;
+    for (size_t i = 0; i < gr.n; i++)
+        first_kid[i + 1] += first_kid[i];
+    uint32_t *kids = xmalloc(gr.n * sizeof *kids);
+    size_t *fill = xmalloc(gr.n * sizeof *fill);
+    memcpy(fill, first_kid, gr.n * sizeof *fill);
+    for (size_t c = 1; c < gr.n; c++)
+        kids[fill[g[c].parent]++] = (uint32_t)c;
+    free(fill);
     sort_s = s;
-    qsort(by_name, nframes, sizeof *by_name, by_text);
-    for (size_t i = 0; i < nframes; i++)
-        rank[by_name[i]] = (uint32_t)i;
-    free(by_name);
+    sort_g = g;
+    for (size_t i = 0; i < gr.n; i++)
+        if (first_kid[i + 1] - first_kid[i] > 1)
+            qsort(kids + first_kid[i], first_kid[i + 1] - first_kid[i], sizeof *kids, by_text);
 
-    size_t n = 0;
-    uint32_t *order = xmalloc((s->paths.count ? s->paths.count : 1) * sizeof *order);
-    for (size_t id = 0; id < s->paths.count; id++)
-        if (s->count[id] || (base_count && base_count[id]))
-            order[n++] = (uint32_t)id;
-    sort_rank = rank;
-    qsort(order, n, sizeof *order, by_ranks);
-
-    /* open[k]: node at depth k of the current stack. */
-    uint32_t *open = NULL;
-    size_t open_cap = 0, nopen = 1;
-    GROW(open, open_cap, 0);
-    open[0] = new_node(t, FLAME_ROOT_FRAME, 0);
-    for (size_t i = 0; i < n; i++) {
-        size_t nf;
-        const uint32_t *f = path_of(s, order[i], &nf);
-        size_t common = 0;
-        while (common < nf && common + 1 < nopen && t->frame[open[common + 1]] == f[common])
-            common++;
-        while (nopen > common + 1)
-            close_node(t, open[--nopen], scale, minwidth);
-        for (size_t k = common; k < nf; k++) {
-            GROW(open, open_cap, nopen);
-            open[nopen] = new_node(t, f[k], (uint32_t)nopen);
-            nopen++;
+    /* The tree in depth-first preorder: a wide child is a node followed by
+     * its subtree, a run of narrow neighbours one merged node. */
+    struct walk *walk = NULL;
+    size_t walk_cap = 0, nwalk = 0;
+    uint32_t root = new_node(t, FLAME_ROOT_FRAME, 0);
+    t->value[root] = g[0].value;
+    if (t->base)
+        t->base[root] = g[0].base;
+    GROW(walk, walk_cap, 0);
+    walk[nwalk++] = (struct walk){0, root, first_kid[0]};
+    while (nwalk > 0) {
+        struct walk *w = &walk[nwalk - 1];
+        if (w->next == first_kid[w->grown + 1]) {
+            t->end[w->node] = (uint32_t)t->count;
+            nwalk--;
+            continue;
         }
-        uint64_t c = s->count[order[i]], b = base_count ? base_count[order[i]] : 0;
-        for (size_t k = 0; k < nopen; k++) {
-            t->value[open[k]] += c;
-            if (t->base)
-                t->base[open[k]] += b;
+        uint32_t c = kids[w->next++];
+        uint32_t node = new_node(t, g[c].frame, t->depth[w->node] + 1);
+        t->value[node] = g[c].value;
+        if (t->base)
+            t->base[node] = g[c].base;
+        if (g[c].narrow) {
+            t->merged[node] = 1;
+            while (w->next < first_kid[w->grown + 1] && g[kids[w->next]].narrow) {
+                c = kids[w->next++];
+                t->value[node] += g[c].value;
+                if (t->base)
+                    t->base[node] += g[c].base;
+                t->merged[node]++;
+            }
+            continue;
         }
+        GROW(walk, walk_cap, nwalk);
+        walk[nwalk++] = (struct walk){c, node, first_kid[c]};
     }
-    while (nopen > 0)
-        close_node(t, open[--nopen], scale, minwidth);
-    free(open);
-    free(order);
-    free(rank);
+    t->max_depth = max_len;
+    free(walk);
+    free(kids);
+    free(first_kid);
+    free(gr.g);
 }
 
 void flame_free(struct flame_tree *t)

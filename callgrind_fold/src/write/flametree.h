@@ -1,14 +1,13 @@
 /* The tree of call stacks that a flame graph draws: one node per distinct
  * stack prefix, children in the byte order of their frame text, stored
- * in depth-first preorder (a node's subtree is [i, end[i])). Built from
- * the summed stacks in one sort and one pass, without a hash lookup per
- * frame: the stacks are sorted frame by frame, and each stack shares its
- * common prefix with the one before it.
+ * in depth-first preorder (a node's subtree is [i, end[i])).
  *
- * Frames too narrow to draw are collapsed as soon as their subtree is
- * complete: the subtree is dropped and runs of such siblings become one
- * "merged" node holding their sum. So memory grows with the frames that
- * are drawn, not with the number of distinct stacks. */
+ * Frames too narrow to draw are collapsed: their subtrees are left out
+ * and runs of such siblings become one "merged" node holding their sum.
+ * The tree is grown from the summed stacks one depth at a time and only
+ * below frames wide enough to draw (a frame is never wider than its
+ * parent), so time and memory grow with the drawn frames and the number
+ * of stacks, not with the frames of every stack. */
 #ifndef CF_FLAMETREE_H
 #define CF_FLAMETREE_H
 

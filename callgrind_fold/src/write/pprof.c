@@ -197,7 +197,7 @@ static void put_mappings(struct pprof *P, struct buf *pb)
     }
     struct buf msg = {0};
     bool any_inline = false;
-    for (size_t f = 0; f < s->frames.count; f++)
+    for (size_t f = 0; f < stacks_count_frames(s); f++)
         any_inline |= P->used[f] && P->inlined[f];
     for (uint32_t m = 0; m < P->objects.count; m++) {
         put_uint(&msg, 1, m + 1);

@@ -1,6 +1,7 @@
 /* Buffered output with XML, JSON and DOT escaping (textout.h). */
 #include "textout.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,68 @@ void to_printf(struct textout *t, const char *fmt, ...)
     va_end(ap);
     to_put(t, big, (size_t)n);
     free(big);
+}
+
+void to_u64(struct textout *t, uint64_t v)
+{
+    char digits[20];
+    size_t k = sizeof digits;
+    do {
+        digits[--k] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    to_put(t, digits + k, sizeof digits - k);
+}
+
+void to_fixed(struct textout *t, double v, int decimals)
+{
+    /* printf rounds the exact value of v * 10^decimals to an integer
+     * (ties to even).  The product computed here is within half an ulp
+     * of it, 1e-7 at most below 2^30: unless it lies within 1e-6 of a
+     * tie, rounding it gives the same integer, whose digits are then
+     * the text.  Negative numbers (and -0), huge ones, NaN and near-ties
+     * go to snprintf. */
+    static const double scale[] = {1, 10, 100, 1000, 1e4, 1e5, 1e6};
+    if (decimals >= 0 && decimals <= 6 && v >= 0 && !signbit(v)) {
+        double p = v * scale[decimals];
+        if (p < 1073741824.0) {
+            double whole = (double)(uint64_t)p; /* p >= 0: truncation is floor */
+            double frac = p - whole;
+            if (frac < 0.5 - 1e-6 || frac > 0.5 + 1e-6) {
+                uint64_t n = (uint64_t)whole + (frac > 0.5);
+                uint64_t unit = (uint64_t)scale[decimals];
+                to_u64(t, n / unit);
+                if (decimals > 0) {
+                    char d[8];
+                    uint64_t f = n % unit;
+                    d[0] = '.';
+                    for (int i = decimals; i > 0; i--, f /= 10)
+                        d[i] = (char)('0' + f % 10);
+                    to_put(t, d, (size_t)decimals + 1);
+                }
+                return;
+            }
+        }
+    }
+    to_printf(t, "%.*f", decimals, v);
+}
+
+void to_g(struct textout *t, double v)
+{
+    /* Integers and halves below 10000 (a flame graph's y coordinates):
+     * at most 5 significant digits, which "%g" (6) writes in full, with
+     * no exponent and no trailing zeros. */
+    if (v >= 0 && v < 10000 && !signbit(v)) {
+        double twice = v * 2;
+        uint64_t n = (uint64_t)twice;
+        if ((double)n == twice) {
+            to_u64(t, n / 2);
+            if (n % 2)
+                to_put(t, ".5", 2);
+            return;
+        }
+    }
+    to_printf(t, "%g", v);
 }
 
 size_t utf8_decode(const char *str, size_t n, size_t i, unsigned *cp)
@@ -134,9 +197,27 @@ static bool xml_forbidden(unsigned cp)
 
 enum esc_kind { ESC_XML, ESC_JSON, ESC_DOT };
 
+/* Whether s[0..n) is printable ASCII that needs no escape in XML: most
+ * names, written as they are. */
+static bool xml_plain(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c >= 0x7F || c == '<' || c == '>' || c == '&' || c == '"' ||
+            c == '\'')
+            return false;
+    }
+    return true;
+}
+
 static void escape(struct textout *t, const char *s, size_t n, size_t max_chars,
                    enum esc_kind kind)
 {
+    /* One byte is one character there, so no cut either when n fits. */
+    if (kind == ESC_XML && (max_chars == 0 || n <= max_chars) && xml_plain(s, n)) {
+        to_put(t, s, n);
+        return;
+    }
     size_t chars = 0;
     size_t run = 0; /* start of the pending run of plain bytes */
     size_t i = 0;

@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "util/util.h"
@@ -24,6 +25,16 @@ void to_put(struct textout *t, const char *s, size_t n);
 void to_puts(struct textout *t, const char *s);
 void to_printf(struct textout *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Numbers as printf writes them, without printf: a flame graph writes
+ * several per frame, and glibc's printf of a double (exact decimal
+ * expansion, multi-precision) costs a microsecond or so each.
+ * to_u64: "%" PRIu64.  to_fixed: "%.*f" (decimals 0 to 6).  to_g: "%g".
+ * to_fixed and to_g take a short path for the common values and leave
+ * the others to snprintf, so the text is always printf's. */
+void to_u64(struct textout *t, uint64_t v);
+void to_fixed(struct textout *t, double v, int decimals);
+void to_g(struct textout *t, double v);
 
 /* Escaped text of s[0..n), at most max_chars characters (then "..."),
  * 0 for no limit. */
