@@ -33,9 +33,21 @@ static const char usage_text[] =
     "                     line, else 1, 2, ... in each file); default all,\n"
     "                     summed\n"
     "  -o, --output=FILE  write to FILE instead of standard output\n"
-    "  --frame=fn|fn+obj  frame text: the function name (default), or the\n"
+    "  --frame=fn|fn+obj|short|short-templates\n"
+    "                     frame text: the function name (default); the\n"
     "                     function name followed by \" [object]\", the base\n"
-    "                     name of its ELF object, e.g. \"memcpy [libc.so.6]\"\n"
+    "                     name of its ELF object, e.g. \"memcpy [libc.so.6]\";\n"
+    "                     short: readable names, JIT and Python functions\n"
+    "                     with a short location (\"JS:*fib /home/u/p/work.js:\n"
+    "                     5:13\" -> \"fib  work.js:5\", \"py::f.<locals>.g:\n"
+    "                     /home/u/p/x.py\" -> \"f.g  x.py\"), paths relative\n"
+    "                     to the directory all share, C++ names as c++filt\n"
+    "                     prints them; short-templates: C++ template\n"
+    "                     arguments and parameters shortened too\n"
+    "                     (\"std::vector<...>::push_back(...)\"). Frames that\n"
+    "                     read alike become one (a function's JIT tiers,\n"
+    "                     functions named alike in files shown alike).\n"
+    "                     Folded output (and --diff's) only\n"
     "  --resolution=N     estimated stacks only: follow a call path while it\n"
     "                     carries at least 1/N of the total (default 100000);\n"
     "                     the cost below a lighter path goes to the other\n"
@@ -270,12 +282,12 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
             break;
         }
         case OPT_FRAME:
-            if (strcmp(v, "fn") == 0)
-                opt->style.with_object = false;
-            else if (strcmp(v, "fn+obj") == 0)
-                opt->style.with_object = true;
-            else
-                usage_error("--frame wants 'fn' or 'fn+obj', not '%s'", v);
+            opt->style.with_object = strcmp(v, "fn+obj") == 0;
+            opt->style.short_templates = strcmp(v, "short-templates") == 0;
+            opt->style.short_names = opt->style.short_templates || strcmp(v, "short") == 0;
+            if (!opt->style.with_object && !opt->style.short_names && strcmp(v, "fn") != 0)
+                usage_error("--frame wants 'fn', 'fn+obj', 'short' or 'short-templates', "
+                            "not '%s'", v);
             break;
         case 'o':
             if (strncmp(arg, "-o=", 3) == 0) /* "-o=FILE" was always FILE */
@@ -335,6 +347,10 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
     enum render_format f = opt->render.format;
     if (opt->render.diff_base && f != FORMAT_FOLDED && f != FORMAT_SVG)
         usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph; "
+                          "not other formats");
+    /* The pictures keep raw names for now (their tooltips will show them). */
+    if (opt->style.short_names && f != FORMAT_FOLDED)
+        usage_error("%s", "--frame=short writes folded stacks (or --diff's lines), "
                           "not other formats");
     if (debug_dirs->len)
         opt->debug_dirs = buf_cstr(debug_dirs);

@@ -311,6 +311,11 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
                    sizeof run.fold.estimate_reason);
         }
     }
+    /* --frame=short: every frame is read by now, so the root of their paths
+     * is known; the base's frames share it, so that the two still align. */
+    struct stacks *both[] = {&run.out, &base.out};
+    if (status == 0 && opt->style.short_names)
+        stacks_shorten(both, opt->render.diff_base ? 2 : 1, opt->style.short_templates);
     if (status == 0)
         status = write_output(&run, opt->render.diff_base ? &base : NULL, inputs[0]);
     if (status == 0 && run.fold.estimated)

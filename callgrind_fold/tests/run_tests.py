@@ -496,6 +496,12 @@ def test_golden(g, binary, tag, results):
           "main [calls]" in frames and "phase_a [calls]" in frames and
           any(re.search(r" \[libc[^]]*\]$", f) for f in frames), err)
 
+    # 8b. --frame=short leaves a C program's names as they are (it has no
+    # perf-map names, and C names are kept as callgrind wrote them).
+    rc, out, err = fold(binary, ["--frame=short"] + files)
+    check(tag + "golden/calls/frame=short-keeps-c-names",
+          rc == 0 and default_out is not None and parse_folded(out) == default_out, err)
+
     # 9. Several inputs and folded input: merged by summing equal stacks.
     rc, out, err = fold(binary, files + files)
     doubled = parse_folded(out) if rc == 0 else []
@@ -633,6 +639,35 @@ def golden_trees(g, binary, tag):
               "rc %d, %d tree file(s) %s" % (rc, len(trees), err))
 
 
+def test_short_frames(binary, tag):
+    """--frame=short end to end (tests/cases/perfmap_short.* has the exact
+    stacks; names: tests/shortnames.txt, read by the unit tests): frames
+    merge, the counts still sum to the profile's total, and --diff's base
+    gets the same short names, so a profile against itself is unchanged."""
+    path = os.path.join(HERE, "cases", "perfmap_short.cg")
+    total = totals_of([path], "Ir")
+    rc, raw, _ = fold(binary, [path])
+    for option in ("--frame=short", "--frame=short-templates"):
+        name = "%sshort/%s" % (tag, option[2:])
+        rc, out, err = fold(binary, [option, path])
+        problem = well_formed(out) if rc == 0 else "rc %d: %s" % (rc, err)
+        stacks = parse_folded(out) if problem is None else []
+        frames = frames_of(stacks)
+        check(name + "/sums-to-total", problem is None and sum(c for _, c in stacks) == total,
+              problem or "sum %d, total %d" % (sum(c for _, c in stacks), total))
+        check(name + "/merged-and-no-paths",
+              0 < len(stacks) < len(parse_folded(raw)) and
+              not any("/tmp/cc" in f or ":13" in f for f in frames), out)
+    rc, out, err = fold(binary, ["--frame=short", "-f", "svg", path])
+    check(tag + "short/folded-output-only",
+          rc == 1 and "--frame=short writes folded stacks" in err and out == "", err)
+    rc, out, err = fold(binary, ["--frame=short", "--diff=" + path, path])
+    lines = [l.rsplit(" ", 2) for l in out.splitlines()]
+    check(tag + "short/diff-shares-the-names",
+          rc == 0 and lines and all(len(l) == 3 and l[1] == l[2] != "0" for l in lines)
+          and not any("/tmp/cc" in l[0] for l in lines), out + err)
+
+
 def test_fuzz(seconds):
     clang = os.environ.get("CLANG", "clang")
     if not shutil.which(clang):
@@ -669,7 +704,7 @@ def main():
 
     for unit, tag in ((a.unit, ""), (a.san_unit, "asan+ubsan/")):
         if unit:
-            p = run([os.path.abspath(unit)])
+            p = run([os.path.abspath(unit), os.path.join(HERE, "shortnames.txt")])
             for line in p.stdout.decode().splitlines():
                 status, _, rest = line.partition(": ")
                 report(status, tag + rest.split(": ")[0],
@@ -683,6 +718,7 @@ def main():
     for binary, tag in binaries:
         test_cases(binary, tag)
         test_malformed(binary, tag)
+        test_short_frames(binary, tag)
 
     # Pictures (issue 7): flame graph SVG, DOT, --diff, speedscope; the
     # browser test once, with the plain build. See tests/test_render.py.

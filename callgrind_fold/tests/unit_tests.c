@@ -1,6 +1,7 @@
-/* Unit tests: apportionment arithmetic, frame names, events, the stack
- * table and the readers on small in-memory inputs. Prints one
- * PASS:/FAIL: line per test; exits 1 if any failed. */
+/* Unit tests: apportionment arithmetic, frame names (and --frame=short's,
+ * from tests/shortnames.txt, or the file given as the only argument),
+ * events, the stack table and the readers on small in-memory inputs.
+ * Prints one PASS:/FAIL: line per test; exits 1 if any failed. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "pipeline.h"
 #include "read/events.h"
@@ -154,6 +155,95 @@ static void test_frames(void)
     check_frame("main", "/tmp/prog", 0, 0, "main");
     check_frame("main", "", 0, 1, "main");
     check_frame("f", "odd;obj", 0, 1, "f [odd:obj]");
+}
+
+/* One group of tests/shortnames.txt: every raw name noted, then each
+ * made and compared with its expected short name. */
+static void check_short_group(const char *title, bool templates, char **raw, char **want,
+                              size_t n)
+{
+    struct shortnames sn;
+    shortnames_init(&sn, templates);
+    for (size_t i = 0; i < n; i++)
+        shortnames_note(&sn, raw[i], strlen(raw[i]));
+    char detail[1200] = "";
+    int ok = n > 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const char *got = shortnames_make(&sn, raw[i], strlen(raw[i]), &len);
+        if (ok && (len != strlen(got) || strcmp(got, want[i]) != 0)) {
+            snprintf(detail, sizeof detail, "\"%s\" gave \"%s\", want \"%s\"", raw[i], got,
+                     want[i]);
+            ok = 0;
+        }
+    }
+    shortnames_free(&sn);
+    char label[200];
+    snprintf(label, sizeof label, "short-names[%s]", title);
+    report(label, ok, n ? detail : "no names");
+}
+
+/* Reads a line without its newline; false at the end of the file. */
+static bool read_line(FILE *f, char **line, size_t *cap)
+{
+    ssize_t len = getline(line, cap, f);
+    if (len > 0 && (*line)[len - 1] == '\n')
+        (*line)[len - 1] = '\0';
+    return len >= 0;
+}
+
+/* The golden names: "== TITLE" groups of "< RAW" lines, each followed by
+ * its "> SHORT" line, "% templates" for the option (the file says more). */
+static void test_short_names(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        report("short-names-file", 0, path);
+        return;
+    }
+    char *line = NULL, *title = NULL, **raw = NULL, **want = NULL;
+    size_t cap = 0, n = 0, groups = 0, names = 0;
+    bool templates = false, understood = true, more;
+    do {
+        more = read_line(f, &line, &cap);
+        if ((!more || strncmp(line, "== ", 3) == 0) && title) {
+            check_short_group(title, templates, raw, want, n);
+            for (size_t i = 0; i < n; i++) {
+                free(raw[i]);
+                free(want[i]);
+            }
+            free(title);
+            title = NULL;
+            n = 0;
+            groups++;
+        }
+        if (!more)
+            break;
+        if (strncmp(line, "== ", 3) == 0) {
+            title = strdup(line + 3);
+            templates = false;
+        } else if (strcmp(line, "% templates") == 0 && title) {
+            templates = true;
+        } else if (strncmp(line, "< ", 2) == 0 && title) {
+            raw = realloc(raw, (n + 1) * sizeof *raw);
+            want = realloc(want, (n + 1) * sizeof *want);
+            raw[n] = strdup(line + 2);
+            bool paired = read_line(f, &line, &cap) && strncmp(line, "> ", 2) == 0;
+            want[n++] = strdup(paired ? line + 2 : "(no \"> \" line)");
+            understood = understood && paired;
+            names++;
+        } else if (line[0] && line[0] != '#') {
+            understood = false;
+        }
+    } while (more);
+    fclose(f);
+    free(line);
+    free(raw);
+    free(want);
+    char detail[100];
+    snprintf(detail, sizeof detail, "%zu groups, %zu names, every line understood: %d", groups,
+             names, understood);
+    report("short-names-file", groups >= 8 && names >= 100 && understood, detail);
 }
 
 static void test_events(void)
@@ -583,10 +673,11 @@ static void test_number_text(void)
     report("to_g-as-printf", !bad, why);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     test_apportion();
     test_frames();
+    test_short_names(argc > 1 ? argv[1] : "tests/shortnames.txt");
     test_events();
     test_stacks_sorted();
     test_readers();

@@ -189,6 +189,17 @@ bool stacks_add_text(struct stacks *s, const char *stack, size_t len, uint64_t c
     return stacks_add_frames(s, &t, count);
 }
 
+uint32_t stacks_add_mapped(struct stacks *s, const struct stacks *from, uint32_t id,
+                           const uint32_t *frame_map, uint64_t count)
+{
+    size_t n;
+    const uint32_t *f = stacks_path(from, id, &n);
+    GROW(s->scratch, s->scratch_cap, n);
+    for (size_t k = 0; k < n; k++)
+        s->scratch[k] = frame_map[f[k]];
+    return stacks_add_id(s, s->scratch, n, count);
+}
+
 /* ---- sorting ------------------------------------------------------------ */
 
 /* Stacks are compared frame by frame, so the long common prefixes of deep

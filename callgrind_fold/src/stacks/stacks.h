@@ -15,7 +15,8 @@
  * costs apportioned among the paths (apportion.c) so that every sum is
  * kept to the unit. graph.c holds the views of the graph that estimate
  * walks. frames.c turns a function into its frame text (clone folding,
- * ";" escaping, "[object]"). callarcs.c keeps the call graph for -f dot.
+ * ";" escaping, "[object]"), shortname.c frame texts into readable ones
+ * (--frame=short). callarcs.c keeps the call graph for -f dot.
  * Depends on util/ only. */
 #ifndef CF_STACKS_STACKS_H
 #define CF_STACKS_STACKS_H
@@ -33,6 +34,11 @@
 struct frame_style {
     bool keep_clones;  /* keep "fn'2" and "fn'caller" as callgrind wrote them */
     bool with_object;  /* append " [object-basename]" */
+    /* --frame=short: readable names (shortname.c). Not applied by
+     * frame_append but to the whole output at once (stacks_shorten),
+     * since paths are made relative to a root common to all frames. */
+    bool short_names;
+    bool short_templates; /* and C++ templates shortened */
 };
 
 /* Length of the function name without callgrind's clone suffix: the
@@ -112,6 +118,10 @@ bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64
 /* stacks_add, returning the stack's id (UINT32_MAX on overflow). */
 uint32_t stacks_add_id(struct stacks *s, const uint32_t *frames, size_t nframes,
                        uint64_t count);
+/* stacks_add_id of stack `id` of `from`, its frame f becoming frame
+ * frame_map[f] of s. */
+uint32_t stacks_add_mapped(struct stacks *s, const struct stacks *from, uint32_t id,
+                           const uint32_t *frame_map, uint64_t count);
 /* A stack as text, frames separated by ';'. */
 bool stacks_add_text(struct stacks *s, const char *stack, size_t len, uint64_t count);
 /* stacks_add_text in two steps, for a reader of many lines: the frames of
@@ -172,6 +182,36 @@ static inline const char *stacks_frame_text(const struct stacks *s, uint32_t fra
     *len = strtab_len(&s->frames, frame);
     return strtab_str(&s->frames, frame);
 }
+
+/* ---- shortname.c ---- */
+/* Readable frame names: perf-map names of JIT code (V8, CPython) reduced
+ * to the function and a short location ("JS:*fib /home/u/p/work.js:5:13"
+ * -> "fib  work.js:5"), paths relative to the root all frames share; C++
+ * names kept, or with `templates` shortened ("std::vector<...>::
+ * push_back(...)"). The rules, kind by kind, are in shortname.c's
+ * opening comment. Two steps: every name of a profile is noted (for the
+ * root), then each is made. */
+
+struct shortnames {
+    bool templates;  /* shorten C++ template arguments and parameters */
+    bool have_root;  /* an absolute path was noted */
+    struct buf root; /* the directory every noted path is in, with its '/' */
+    struct buf out;  /* the last name made */
+};
+
+void shortnames_init(struct shortnames *sn, bool templates);
+void shortnames_free(struct shortnames *sn);
+/* Takes the name's path, if it has one, into the root. */
+void shortnames_note(struct shortnames *sn, const char *name, size_t len);
+/* The short form of a frame name: never with ';', never empty (unless
+ * the name is). Sets *out_len; valid until the next call. */
+const char *shortnames_make(struct shortnames *sn, const char *name, size_t len,
+                            size_t *out_len);
+/* Every frame of the n stacks (a profile, and its --diff base) replaced
+ * by its short name, with one root for all: stacks that become alike are
+ * merged, their counts summed (frames that read alike, such as a JS
+ * function's tiers, become one). */
+void stacks_shorten(struct stacks *const *s, size_t n, bool templates);
 
 /* ---- profile.c ---- */
 /* The call graph of one part of a profile, for one event: functions with
