@@ -274,6 +274,58 @@ static void test_events(void)
     events_free(&ev);
 }
 
+/* Deep random stacks of frames with long shared starts, some a prefix of
+ * another or differing by a space: stacks_write's lines must come in
+ * strcmp order (LC_ALL=C sort), whichever way the sort skips prefixes. */
+static void test_stacks_sorted_deep(void)
+{
+    static const char *const frames[] = {
+        "ns::Class::method_aaaa", "ns::Class::method_aaab", "ns::Class::method_aa",
+        "ns::Class::method_aa b", "ns::Class::method_aa!", "0x0000000000401000",
+        "0x0000000000401010", "main", "m"};
+    size_t nframes = sizeof frames / sizeof *frames;
+    struct stacks s;
+    stacks_init(&s);
+    struct buf line = {0};
+    for (int i = 0; i < 3000; i++) {
+        line.len = 0;
+        size_t depth = 1 + rng() % 14;
+        for (size_t d = 0; d < depth; d++) {
+            if (d)
+                buf_putc(&line, ';');
+            /* mostly the same first frames, so that prefixes are long */
+            size_t f = d < 6 && rng() % 8 ? d % nframes : rng() % nframes;
+            buf_append(&line, frames[f], strlen(frames[f]));
+        }
+        stacks_add_text(&s, line.data, line.len, 1 + rng() % 1000);
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    stacks_write(&s, f);
+    fclose(f);
+    int ordered = 1;
+    char why[600] = "";
+    for (char *prev = text, *nl = strchr(text, '\n'); nl && nl[1]; prev = nl + 1,
+              nl = strchr(nl + 1, '\n')) {
+        char *next = nl + 1, *end = strchr(next, '\n');
+        *nl = '\0';
+        if (end)
+            *end = '\0';
+        if (strcmp(prev, next) >= 0 && ordered) {
+            ordered = 0;
+            snprintf(why, sizeof why, "%.280s\nbefore\n%.280s", prev, next);
+        }
+        *nl = '\n';
+        if (end)
+            *end = '\n';
+    }
+    report("stacks-sorted-deep-prefixes", ordered, why);
+    free(text);
+    buf_free(&line);
+    stacks_free(&s);
+}
+
 static void test_stacks_sorted(void)
 {
     struct stacks s;
@@ -680,6 +732,7 @@ int main(int argc, char **argv)
     test_short_names(argc > 1 ? argv[1] : "tests/shortnames.txt");
     test_events();
     test_stacks_sorted();
+    test_stacks_sorted_deep();
     test_readers();
     test_tree_reader();
     test_page_end();
