@@ -106,6 +106,9 @@ def named_samples(prof):
 
 # ---- the tests ----------------------------------------------------------
 
+# The samples of tests/pprof/small.cg: per stack, Ir and sysTime.
+SMALL_SAMPLES = {("main",): [11, 0], ("main", "memcpy"): [100, 5000]}
+
 def run(T, binary, tag, golden=None):
     """golden: (valgrind, Golden instance) for the real-profile tests."""
     global _T
@@ -132,7 +135,7 @@ def run(T, binary, tag, golden=None):
         for k, v in want.items():
             if prof[k] != v:
                 problems.append("%s: %r, not %r" % (k, prof[k], v))
-        if named_samples(prof) != {("main",): [11, 0], ("main", "memcpy"): [100, 5000]}:
+        if named_samples(prof) != SMALL_SAMPLES:
             problems.append("samples %r" % named_samples(prof))
         wantf = {"main": ("small.c", 10), "memcpy": ("memcpy.S", 50)}
         for f, (file, line) in wantf.items():
@@ -206,7 +209,7 @@ def run(T, binary, tag, golden=None):
     prof = decode_profile(open(out, "rb").read()) if p.returncode == 0 else {}
     T.check(name("stdin-every-event"),
             p.returncode == 0 and prof and
-            named_samples(prof) == {("main",): [11, 0], ("main", "memcpy"): [100, 5000]},
+            named_samples(prof) == SMALL_SAMPLES,
             p.stderr.decode())
 
     # Every event in one pass over the input (issue 28): a named pipe can
@@ -229,7 +232,7 @@ def run(T, binary, tag, golden=None):
     prof = decode_profile(open(out, "rb").read()) if p.returncode == 0 else {}
     T.check(name("one-pass/named-pipe"),
             p.returncode == 0 and prof and
-            named_samples(prof) == {("main",): [11, 0], ("main", "memcpy"): [100, 5000]},
+            named_samples(prof) == SMALL_SAMPLES,
             p.stderr.decode())
     # Inputs with other events: each event's column, 0 where an input
     # lacks it; a part's "totals:" is checked for every event.

@@ -733,15 +733,17 @@ static void add_other_costs(struct parser *P, bool call, uint64_t addr, uint32_t
      * else a node's self cost, and the edge into inlined code. */
     uint32_t function = P->function, inlined = P->inlined;
     uint32_t caller = inlined != NO_NODE ? inlined : function;
+    /* The inlined code's row is made first and addressed last: making the
+     * call's row may move the edge matrix. */
+    uint32_t inline_edge = 0;
+    if (inlined != NO_NODE) {
+        inline_edge = profile_call_edge(P->prof, function, inlined);
+        cost_row(&P->other_edge, &P->other_edge_cap, inline_edge, width);
+    }
     uint64_t *row = call ? cost_row(&P->other_edge, &P->other_edge_cap,
                                     profile_call_edge(P->prof, caller, P->callee), width)
                          : cost_row(&P->other_self, &P->other_self_cap, caller, width);
-    uint64_t *inline_row =
-        inlined == NO_NODE ? NULL
-                           : cost_row(&P->other_edge, &P->other_edge_cap,
-                                      profile_call_edge(P->prof, function, inlined), width);
-    if (call && inline_row) /* the edge rows may have moved */
-        row = P->other_edge + profile_call_edge(P->prof, caller, P->callee) * width;
+    uint64_t *inline_row = inlined != NO_NODE ? P->other_edge + inline_edge * width : NULL;
     bool ok = true;
     for (size_t k = 0; k < width; k++) {
         size_t c = P->others[k].file_column;

@@ -56,7 +56,7 @@ const struct frame_source *stacks_source_of(const struct stacks *s, uint32_t fra
     return &s->source[frame];
 }
 
-void stacks_take_counts(struct stacks *s, uint64_t **count, size_t *len, uint64_t *total)
+static void take_counts(struct stacks *s, uint64_t **count, size_t *len, uint64_t *total)
 {
     *count = s->count;
     *len = s->count ? s->count_cap : 0;
@@ -114,7 +114,7 @@ bool stacks_count_in(struct stacks *s, size_t column, uint32_t id, uint64_t coun
 void stacks_take_column(struct stacks *s, size_t column, struct stack_column *out)
 {
     stacks_use_column(s, column);
-    stacks_take_counts(s, &out->count, &out->cap, &out->total);
+    take_counts(s, &out->count, &out->cap, &out->total);
 }
 
 uint32_t stacks_frame(struct stacks *s, const char *text, size_t len)
@@ -210,9 +210,7 @@ static const struct stacks *sort_stacks; /* qsort has no context argument */
 
 static const uint32_t *frames_of(uint32_t id, size_t *n)
 {
-    *n = strtab_len(&sort_stacks->paths, id) / sizeof(uint32_t);
-    const char *p = strtab_str(&sort_stacks->paths, id);
-    return (const uint32_t *)(const void *)p;
+    return stacks_path(sort_stacks, id, n);
 }
 
 static void line_text(uint32_t id, struct buf *b)

@@ -102,16 +102,13 @@ void stacks_frame_source(struct stacks *s, uint32_t frame, uint32_t object,
                          uint32_t file, uint32_t line);
 /* The frame's source, or NULL when none was noted. */
 const struct frame_source *stacks_source_of(const struct stacks *s, uint32_t frame);
-/* Moves the counts out (to *count, its length to *len, the sum to
- * *total) and starts again from zero counts, keeping the frames and stack
- * ids: -f pprof collects one such column per event. */
-void stacks_take_counts(struct stacks *s, uint64_t **count, size_t *len, uint64_t *total);
 /* Later stacks_add calls count in column `column` (0 at the start). */
 void stacks_use_column(struct stacks *s, size_t column);
 /* Adds count to stack `id` (from stacks_add_id) in column `column`;
  * false when a sum would overflow 64 bits. */
 bool stacks_count_in(struct stacks *s, size_t column, uint32_t id, uint64_t count);
-/* Column `column`'s counts moved out, as stacks_take_counts. */
+/* Moves column `column`'s counts out and starts it again from zero,
+ * keeping the frames and stack ids: -f pprof takes one column per event. */
 void stacks_take_column(struct stacks *s, size_t column, struct stack_column *out);
 /* Both return false when a sum would overflow 64 bits. */
 bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64_t count);

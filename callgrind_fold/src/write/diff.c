@@ -18,24 +18,14 @@ uint64_t *diff_align(struct stacks *s, const struct stacks *b)
         frame[f] = stacks_frame(s, text, len);
     }
     uint32_t *map = xmalloc((nids ? nids : 1) * sizeof *map);
-    uint32_t *path = NULL;
-    size_t path_cap = 0;
-    for (size_t id = 0; id < nids; id++) {
-        map[id] = UINT32_MAX;
-        if (stacks_count(b, (uint32_t)id) == 0)
-            continue;
-        size_t nf;
-        const uint32_t *f = stacks_path(b, (uint32_t)id, &nf);
-        GROW(path, path_cap, nf);
-        for (size_t k = 0; k < nf; k++)
-            path[k] = frame[f[k]];
-        map[id] = stacks_add_id(s, path, nf, 0); /* makes the stack known */
-    }
+    for (size_t id = 0; id < nids; id++) /* a count of 0 makes the stack known */
+        map[id] = stacks_count(b, (uint32_t)id) == 0
+                      ? UINT32_MAX
+                      : stacks_add_mapped(s, b, (uint32_t)id, frame, 0);
     uint64_t *base_count = xcalloc(stacks_count_ids(s), sizeof *base_count);
     for (size_t id = 0; id < nids; id++)
         if (map[id] != UINT32_MAX)
             base_count[map[id]] = stacks_count(b, (uint32_t)id);
-    free(path);
     free(map);
     free(frame);
     return base_count;
