@@ -1,0 +1,60 @@
+/* The report writers' input (-f html, -f md; issue 29): a run's parts
+ * kept apart, each with its own stacks and every event's counts, and for
+ * --diff OLD NEW the parts of both runs paired by benchmark name.
+ * Filled by the pipeline; the writers only read it. */
+#ifndef CF_WRITE_REPORT_H
+#define CF_WRITE_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "job.h"
+
+/* One part: one benchmark (a "desc: Trigger: Client Request: NAME" part)
+ * or a whole-program part. */
+struct report_part {
+    uint64_t number;            /* its "part:" number in its input */
+    const char *name;           /* benchmark name: the trigger's client
+                                   request text, else "part N" */
+    const char *trigger;        /* the whole "desc: Trigger:" text, or NULL */
+    const struct stacks *stacks; /* its stacks (frames named as shown) */
+    /* Counts by stack id, one column per event of the report, in the
+       order of struct report's events; columns[e].total is the part's
+       total of event e. */
+    const struct event_column *columns;
+};
+
+/* A run: its parts in input order. */
+struct report {
+    const char *title;          /* NULL: from the first input's name */
+    const char *const *events;  /* event names, column order */
+    size_t nevents;
+    size_t default_event;       /* the --event's column */
+    const struct report_part *parts;
+    size_t nparts;
+};
+
+/* --diff OLD NEW: a benchmark of either run, by name. */
+struct report_pair {
+    const char *name;
+    const struct report_part *old; /* NULL: added in NEW */
+    const struct report_part *new; /* NULL: removed from OLD */
+};
+
+struct report_diff {
+    const struct report *old, *new;
+    /* Every benchmark once, sorted by the largest change of the default
+       event first (added and removed ones listed after the changes). */
+    const struct report_pair *pairs;
+    size_t npairs;
+};
+
+/* Each returns 0, -1 on a write error (errno set), or -2 after printing
+ * its own message. */
+int html_write_report(FILE *out, const struct render_options *ro, const struct report *r);
+int html_write_diff(FILE *out, const struct render_options *ro, const struct report_diff *d);
+int md_write_diff(FILE *out, const struct render_options *ro, const struct report_diff *d);
+int md_write_report(FILE *out, const struct render_options *ro, const struct report *r);
+
+#endif
