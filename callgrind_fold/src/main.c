@@ -47,7 +47,11 @@ static const char usage_text[] =
     "                     (\"std::vector<...>::push_back(...)\"). Frames that\n"
     "                     read alike become one (a function's JIT tiers,\n"
     "                     functions named alike in files shown alike).\n"
-    "                     Folded output (and --diff's) only\n"
+    "                     Default: short for the pictures (svg, dot, png,\n"
+    "                     svg-graph, speedscope), with each frame's raw\n"
+    "                     name in its tooltip; fn for folded output and\n"
+    "                     pprof (--frame=short there: short function\n"
+    "                     names, the raw ones as system names)\n"
     "  --resolution=N     estimated stacks only: follow a call path while it\n"
     "                     carries at least 1/N of the total (default 100000);\n"
     "                     the cost below a lighter path goes to the other\n"
@@ -215,6 +219,27 @@ static const char *spelled(char **argv, int at, int c)
     return arg;
 }
 
+/* Whether a format shows short frame names (--frame=short) by default:
+ * the pictures do, with the raw names in their tooltips; folded text
+ * stays as callgrind names the functions (scripts and goldens read it)
+ * and pprof too (its users' tools shorten names themselves, and find the
+ * raw name there). A new format must choose. */
+static bool shows_short_names(enum render_format f)
+{
+    switch (f) {
+    case FORMAT_SVG:
+    case FORMAT_DOT:
+    case FORMAT_PNG:
+    case FORMAT_SVG_GRAPH:
+    case FORMAT_SPEEDSCOPE:
+        return true;
+    case FORMAT_FOLDED:
+    case FORMAT_PPROF:
+        return false;
+    }
+    return false;
+}
+
 /* Options and operands into *opt and inputs[]. Returns -1 to go on, or
  * the exit status after --help or --version. */
 static int parse_args(int argc, char **argv, struct run_options *opt, struct buf *debug_dirs,
@@ -222,6 +247,7 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
 {
     *opt = (struct run_options){.part = ALL_PARTS, .resolution = DEFAULT_RESOLUTION};
     render_options_init(&opt->render);
+    bool frame_given = false;
     opterr = 0;
     for (;;) {
         int at = optind;
@@ -282,6 +308,7 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
             break;
         }
         case OPT_FRAME:
+            frame_given = true;
             opt->style.with_object = strcmp(v, "fn+obj") == 0;
             opt->style.short_templates = strcmp(v, "short-templates") == 0;
             opt->style.short_names = opt->style.short_templates || strcmp(v, "short") == 0;
@@ -348,10 +375,10 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
     if (opt->render.diff_base && f != FORMAT_FOLDED && f != FORMAT_SVG)
         usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph; "
                           "not other formats");
-    /* The pictures keep raw names for now (their tooltips will show them). */
-    if (opt->style.short_names && f != FORMAT_FOLDED)
-        usage_error("%s", "--frame=short writes folded stacks (or --diff's lines), "
-                          "not other formats");
+    /* Pictures show short names unless --frame says otherwise (their
+     * tooltips show the raw ones). */
+    if (!frame_given && shows_short_names(f))
+        opt->style.short_names = true;
     if (debug_dirs->len)
         opt->debug_dirs = buf_cstr(debug_dirs);
     return -1;

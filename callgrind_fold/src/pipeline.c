@@ -291,8 +291,6 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
     struct run run;
     run_init(&run, opt);
     int status = read_inputs(&run, inputs, ninputs);
-    if (status == 0 && opt->render.format == FORMAT_PPROF)
-        status = pprof_columns(&run);
     /* --diff BASE: the base profile, read with the same options. */
     struct run base;
     struct run_options base_opt = *opt;
@@ -312,10 +310,15 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
         }
     }
     /* --frame=short: every frame is read by now, so the root of their paths
-     * is known; the base's frames share it, so that the two still align. */
+     * is known; the base's frames share it, so that the two still align.
+     * The call arcs' frames are renamed with the stacks', and -f pprof's
+     * columns taken after. */
     struct stacks *both[] = {&run.out, &base.out};
     if (status == 0 && opt->style.short_names)
-        stacks_shorten(both, opt->render.diff_base ? 2 : 1, opt->style.short_templates);
+        stacks_shorten(both, opt->render.diff_base ? 2 : 1, opt->style.short_templates,
+                       run.keep_arcs ? &run.arcs : NULL);
+    if (status == 0 && opt->render.format == FORMAT_PPROF)
+        status = pprof_columns(&run);
     if (status == 0)
         status = write_output(&run, opt->render.diff_base ? &base : NULL, inputs[0]);
     if (status == 0 && run.fold.estimated)

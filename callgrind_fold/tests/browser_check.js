@@ -1,7 +1,8 @@
 // Opens a flame graph SVG in headless Chromium (playwright-core) and
 // checks that it works: no script errors, hover shows details, a click
 // zooms (the clicked frame gets the full width), search reports a
-// matched share, Reset Zoom restores. Writes a screenshot.
+// matched share, Reset Zoom restores; the zoomed frame's label is its
+// short name (data-l), the details its raw one. Writes a screenshot.
 // Usage: node browser_check.js MODULE_DIR CHROMIUM SVG SCREENSHOT USERDIR
 'use strict';
 const [moduleDir, chromium, svg, shot, userDir] = process.argv.slice(2);
@@ -35,6 +36,7 @@ const { chromium: pw } = require(require('path').join(moduleDir, 'playwright-cor
       const details = document.getElementById('details').textContent;
       target.rect.dispatchEvent(new MouseEvent('click', { bubbles: true }));
       const after = +target.rect.getAttribute('width');
+      const zoomLabel = target.text.textContent;
       const hidden = document.querySelectorAll('#frames g.hide').length;
       const unzoomShown = !document.getElementById('unzoom').classList.contains('hide');
       const share = cfSearch(target.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
@@ -42,7 +44,7 @@ const { chromium: pw } = require(require('path').join(moduleDir, 'playwright-cor
       cfResetSearch();
       cfUnzoom();
       const restored = +target.rect.getAttribute('width');
-      return { name: target.name, before, after, hidden, unzoomShown, details, share, matched,
+      return { name: target.name, raw: target.raw, zoomLabel, before, after, hidden, unzoomShown, details, share, matched,
                restored, full: cf.width - 2 * cf.xpad };
     });
     await page.screenshot({ path: shot });

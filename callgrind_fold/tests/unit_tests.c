@@ -246,6 +246,113 @@ static void test_short_names(const char *path)
     report("short-names-file", groups >= 8 && names >= 100 && understood, detail);
 }
 
+/* --frame=short on a whole stack table (stacks_shorten): raw names kept
+ * beside the short ones, frames that read alike merged with a raw name
+ * listing theirs, every column's sums kept, sources and call arcs
+ * renamed with the frames. */
+static void test_shorten_raw(void)
+{
+    struct stacks s;
+    stacks_init(&s);
+    s.keep_sources = true;
+    const char *names[] = {"main", "JS:~fib /r/a/x.js:9:13", "JS:*fib /r/a/x.js:9:13",
+                           "JS:*g /r/b/y.js:2:1"};
+    uint32_t f[4];
+    for (int i = 0; i < 4; i++) {
+        f[i] = stacks_frame(&s, names[i], strlen(names[i]));
+        stacks_frame_source(&s, f[i], 7, 10 + (uint32_t)i, 100 + (uint32_t)i);
+    }
+    uint32_t p1[] = {f[0], f[1]}, p2[] = {f[0], f[2]}, p3[] = {f[0], f[2], f[3]};
+    stacks_add(&s, p1, 2, 10);
+    stacks_add(&s, p2, 2, 5);
+    uint32_t id3 = stacks_add_id(&s, p3, 3, 1);
+    uint32_t id1 = stacks_add_id(&s, p1, 2, 0);
+    stacks_count_in(&s, 2, id1, 1000); /* another event's column */
+    stacks_count_in(&s, 2, id3, 30);
+    struct callarcs arcs;
+    callarcs_init(&arcs);
+    callarcs_add(&arcs, f[0], f[1], 1, 10);
+    callarcs_add(&arcs, f[0], f[2], 2, 6);
+    callarcs_add(&arcs, f[2], f[3], 1, 1);
+    struct stacks *one[] = {&s};
+    stacks_shorten(one, 1, false, &arcs);
+
+    size_t len;
+    bool ok = stacks_count_frames(&s) == 3 && stacks_count_ids(&s) == 2;
+    uint32_t fib = UINT32_MAX, g = UINT32_MAX, main_f = UINT32_MAX;
+    for (uint32_t i = 0; i < stacks_count_frames(&s); i++) {
+        const char *t = stacks_frame_text(&s, i, &len);
+        if (strcmp(t, "fib  a/x.js:9") == 0)
+            fib = i;
+        else if (strcmp(t, "g  b/y.js:2") == 0)
+            g = i;
+        else if (strcmp(t, "main") == 0)
+            main_f = i;
+    }
+    ok = ok && fib != UINT32_MAX && g != UINT32_MAX && main_f != UINT32_MAX;
+    report("shorten-raw-frames", ok, "want main, fib  a/x.js:9, g  b/y.js:2");
+    if (!ok)
+        goto done;
+    report("shorten-raw-merged-lists-names",
+           strcmp(stacks_frame_raw(&s, fib),
+                  "2 names: JS:~fib /r/a/x.js:9:13 | JS:*fib /r/a/x.js:9:13") == 0,
+           stacks_frame_raw(&s, fib));
+    report("shorten-raw-one-name", strcmp(stacks_frame_raw(&s, g), names[3]) == 0,
+           stacks_frame_raw(&s, g));
+    report("shorten-raw-unchanged-is-text",
+           stacks_frame_raw(&s, main_f) == stacks_frame_text(&s, main_f, &len), "");
+    uint32_t want1[] = {main_f, fib};
+    uint32_t merged = stacks_add_id(&s, want1, 2, 0);
+    struct stack_column other;
+    stacks_take_column(&s, 2, &other);
+    stacks_use_column(&s, 0);
+    char why[200];
+    snprintf(why, sizeof why, "main;fib %llu, total %llu, column 2 %llu of %llu",
+             (unsigned long long)stacks_count(&s, merged), (unsigned long long)stacks_total(&s),
+             (unsigned long long)(merged < other.cap ? other.count[merged] : 0),
+             (unsigned long long)other.total);
+    report("shorten-raw-every-column-summed",
+           stacks_count(&s, merged) == 15 && stacks_total(&s) == 16 &&
+               merged < other.cap && other.count[merged] == 1000 && other.total == 1030,
+           why);
+    free(other.count);
+    const struct frame_source *src = stacks_source_of(&s, fib);
+    report("shorten-raw-source-of-first", src && src->file == 11 && src->line == 101, "");
+    bool arcs_ok = arcs.n == 2;
+    for (size_t a = 0; a < arcs.n; a++)
+        if (arcs.caller[a] == main_f)
+            arcs_ok = arcs_ok && arcs.callee[a] == fib && arcs.calls[a] == 3 && arcs.cost[a] == 16;
+        else
+            arcs_ok = arcs_ok && arcs.caller[a] == fib && arcs.callee[a] == g;
+    report("shorten-raw-arcs-renamed", arcs_ok, "");
+    /* --diff: a base frame joining the profile keeps its raw name */
+    struct stacks t;
+    stacks_init(&t);
+    uint32_t at = stacks_frame_from(&t, &s, fib);
+    report("shorten-raw-frame-from", strcmp(stacks_frame_raw(&t, at), stacks_frame_raw(&s, fib)) == 0 &&
+           strcmp(stacks_frame_text(&t, at, &len), "fib  a/x.js:9") == 0, stacks_frame_raw(&t, at));
+    stacks_free(&t);
+    /* many names: the first few, then " | ..." */
+    stacks_free(&s);
+    stacks_init(&s);
+    char name[64];
+    for (int i = 0; i < 6; i++) {
+        snprintf(name, sizeof name, "JS:%sh /r/z.js:1:%d", i % 2 ? "*" : "~", i);
+        uint32_t fr = stacks_frame(&s, name, strlen(name));
+        stacks_add(&s, &fr, 1, 1);
+    }
+    stacks_shorten(one, 1, false, NULL);
+    const char *many = stacks_frame_raw(&s, 0);
+    report("shorten-raw-many-names",
+           stacks_count_frames(&s) == 1 && stacks_total(&s) == 6 &&
+               strncmp(many, "6 names: JS:~h /r/z.js:1:0 | ", 29) == 0 &&
+               strcmp(many + strlen(many) - 6, " | ...") == 0,
+           many);
+done:
+    callarcs_free(&arcs);
+    stacks_free(&s);
+}
+
 static void test_events(void)
 {
     struct event_defs ev;
@@ -730,6 +837,7 @@ int main(int argc, char **argv)
     test_apportion();
     test_frames();
     test_short_names(argc > 1 ? argv[1] : "tests/shortnames.txt");
+    test_shorten_raw();
     test_events();
     test_stacks_sorted();
     test_stacks_sorted_deep();

@@ -83,6 +83,14 @@ struct stacks {
     bool keep_sources;
     struct frame_source *source;
     size_t source_cap;
+    /* Raw frame names, kept when the frames were renamed (--frame=short,
+     * stacks_shorten): frame id -> id in raw_names of the name as read,
+     * or of "N names: ..." for a frame several raw names became. Frames
+     * at or past raw_cap, and all of them when nothing was renamed, are
+     * their own raw name. */
+    struct strtab raw_names;
+    uint32_t *raw;
+    size_t raw_cap;
 };
 
 /* A frame's function: ids of its "ob=" and "fl=" names in the run's
@@ -180,6 +188,17 @@ static inline const char *stacks_frame_text(const struct stacks *s, uint32_t fra
     return strtab_str(&s->frames, frame);
 }
 
+/* The raw name of frame `frame` (NUL-terminated): the frame's name as
+ * read, for tooltips beside a short label; for a frame that several
+ * raw names became, "N names: RAW1 | RAW2 | ..." (the first few); the
+ * frame's text when the frames were not renamed. */
+const char *stacks_frame_raw(const struct stacks *s, uint32_t frame);
+/* Frame `frame` of `from` as a frame of s (interned by its text), its raw
+ * name kept: --diff's base frames joining the profile's. */
+uint32_t stacks_frame_from(struct stacks *s, const struct stacks *from, uint32_t frame);
+/* Sets the raw name of frame `frame` (stacks_shorten's renaming). */
+void stacks_frame_set_raw(struct stacks *s, uint32_t frame, const char *raw, size_t len);
+
 /* ---- shortname.c ---- */
 /* Readable frame names: perf-map names of JIT code (V8, CPython) reduced
  * to the function and a short location ("JS:*fib /home/u/p/work.js:5:13"
@@ -205,10 +224,16 @@ void shortnames_note(struct shortnames *sn, const char *name, size_t len);
 const char *shortnames_make(struct shortnames *sn, const char *name, size_t len,
                             size_t *out_len);
 /* Every frame of the n stacks (a profile, and its --diff base) replaced
- * by its short name, with one root for all: stacks that become alike are
- * merged, their counts summed (frames that read alike, such as a JS
- * function's tiers, become one). */
-void stacks_shorten(struct stacks *const *s, size_t n, bool templates);
+ * by its short name, with one root for all, its raw name kept
+ * (stacks_frame_raw): stacks that become alike are merged, their counts
+ * summed in every column (frames that read alike, such as a JS
+ * function's tiers, become one; a merged frame keeps the source of its
+ * first raw frame). `arcs`, when not NULL, holds frame ids of s[0] (-f
+ * dot, --colors=obj): they are renamed too, arcs that become alike
+ * summed. */
+struct callarcs;
+void stacks_shorten(struct stacks *const *s, size_t n, bool templates,
+                    struct callarcs *arcs);
 
 /* ---- profile.c ---- */
 /* The call graph of one part of a profile, for one event: functions with
@@ -378,5 +403,9 @@ uint32_t callarcs_add(struct callarcs *a, uint32_t from, uint32_t to, uint64_t c
  * interns them. */
 void callarcs_add_profile(struct callarcs *a, const struct profile *p,
                           const struct fold_target *t);
+/* Frame f becomes frame rename[f] (f < nframes): arcs that become alike
+ * are summed (saturating), a frame several became keeps the first object
+ * known. */
+void callarcs_rename(struct callarcs *a, const uint32_t *rename, size_t nframes);
 
 #endif
