@@ -34,7 +34,7 @@ static const char usage_text[] =
     "                     summed\n"
     "  -o, --output=FILE  write to FILE instead of standard output\n"
     "  --frame=fn|fn+obj|short|short-templates\n"
-    "                     frame text: the function name (default); the\n"
+    "                     frame text: the function name (fn); the\n"
     "                     function name followed by \" [object]\", the base\n"
     "                     name of its ELF object, e.g. \"memcpy [libc.so.6]\";\n"
     "                     short: readable names, JIT and Python functions\n"

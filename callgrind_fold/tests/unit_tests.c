@@ -332,6 +332,21 @@ static void test_shorten_raw(void)
     report("shorten-raw-frame-from", strcmp(stacks_frame_raw(&t, at), stacks_frame_raw(&s, fib)) == 0 &&
            strcmp(stacks_frame_text(&t, at, &len), "fib  a/x.js:9") == 0, stacks_frame_raw(&t, at));
     stacks_free(&t);
+    /* no two frames alike: ids, counts and sources stay, raw names kept */
+    stacks_free(&s);
+    stacks_init(&s);
+    s.keep_sources = true;
+    uint32_t a = stacks_frame(&s, "main", 4), b = stacks_frame(&s, names[3], strlen(names[3]));
+    stacks_frame_source(&s, b, 7, 3, 33);
+    uint32_t ab[] = {a, b};
+    uint32_t ab_id = stacks_add_id(&s, ab, 2, 9);
+    stacks_shorten(one, 1, false, NULL);
+    src = stacks_source_of(&s, b);
+    report("shorten-raw-no-merge-keeps-ids",
+           stacks_count_frames(&s) == 2 && stacks_count(&s, ab_id) == 9 &&
+               strcmp(stacks_frame_text(&s, b, &len), "g  y.js:2") == 0 &&
+               strcmp(stacks_frame_raw(&s, b), names[3]) == 0 && src && src->line == 33,
+           stacks_frame_text(&s, b, &len));
     /* many names: the first few, then " | ..." */
     stacks_free(&s);
     stacks_init(&s);

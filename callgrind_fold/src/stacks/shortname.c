@@ -583,6 +583,23 @@ static uint64_t count_in(const struct stacks *s, size_t c, uint32_t id)
     return id < col->cap ? col->count[id] : 0;
 }
 
+/* s's frame texts and raw names become out's: when no two frames merged,
+ * out has the same frames in the same order, so every id stays. */
+static void take_names(struct stacks *s, struct stacks *out)
+{
+    struct strtab frames = s->frames, raw_names = s->raw_names;
+    uint32_t *raw = s->raw;
+    size_t raw_cap = s->raw_cap;
+    s->frames = out->frames;
+    s->raw_names = out->raw_names;
+    s->raw = out->raw;
+    s->raw_cap = out->raw_cap;
+    out->frames = frames;
+    out->raw_names = raw_names;
+    out->raw = raw;
+    out->raw_cap = raw_cap;
+}
+
 /* Every frame of s replaced by its short name: stacks whose frames become
  * alike are merged, in every column. Their counts are parts of a total
  * that fits 64 bits, so the sums cannot overflow. Returns the frame ids'
@@ -599,11 +616,18 @@ static uint32_t *shorten_stacks(struct stacks *s, struct shortnames *sn)
         const char *text = stacks_frame_text(s, (uint32_t)f, &len);
         const char *short_text = shortnames_make(sn, text, len, &short_len);
         frame[f] = stacks_frame(&out, short_text, short_len);
+    }
+    keep_raw_names(&out, s, frame);
+    if (stacks_count_frames(&out) == nframes) { /* none merged (C profiles): ids stay */
+        take_names(s, &out);
+        stacks_free(&out);
+        return frame;
+    }
+    for (size_t f = 0; f < nframes; f++) {
         const struct frame_source *src = stacks_source_of(s, (uint32_t)f);
         if (src)
             stacks_frame_source(&out, frame[f], src->object, src->file, src->line);
     }
-    keep_raw_names(&out, s, frame);
     size_t ncolumns = s->ncolumns > s->column ? s->ncolumns : s->column + 1;
     for (size_t id = 0; id < stacks_count_ids(s); id++) {
         uint32_t to = UINT32_MAX;
