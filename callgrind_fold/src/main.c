@@ -91,6 +91,9 @@ static const char render_usage_text[] =
     "\n"
     "Pictures (instead of folded stacks):\n"
     "  -f, --format=FMT   folded (default), svg (interactive flame graph),\n"
+    "                     html (one self-contained page: a table of the parts\n"
+    "                     with every event's totals and a flame graph each;\n"
+    "                     with --diff OLD, before and after per benchmark),\n"
     "                     speedscope (JSON for speedscope.app), pprof (gzipped\n"
     "                     profile.proto with every event, for go tool pprof),\n"
     "                     dot (call graph\n"
@@ -298,8 +301,8 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
             break;
         case 'f':
             if (!render_parse_format(v, &opt->render.format))
-                usage_error("--format wants folded, svg, speedscope, pprof, dot, png or "
-                            "svg-graph, not '%s'", v);
+                usage_error("--format wants folded, svg, html, speedscope, pprof, dot, png "
+                            "or svg-graph, not '%s'", v);
             break;
         case OPT_TITLE:
             opt->render.title = text(v, "--title");
@@ -345,9 +348,9 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
     if (*ninputs == 0)
         inputs[(*ninputs)++] = "-";
     enum render_format f = opt->render.format;
-    if (opt->render.diff_base && f != FORMAT_FOLDED && f != FORMAT_SVG)
-        usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph; "
-                          "not other formats");
+    if (opt->render.diff_base && f != FORMAT_FOLDED && f != FORMAT_SVG && f != FORMAT_HTML)
+        usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph, "
+                          "with -f html a report page; not other formats");
     /* The pictures keep raw names for now (their tooltips will show them). */
     if (opt->style.short_names && f != FORMAT_FOLDED)
         usage_error("%s", "--frame=short writes folded stacks (or --diff's lines), "
