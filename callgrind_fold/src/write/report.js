@@ -90,10 +90,10 @@
   }
   /* Red where a frame grew, blue where it shrank; full at a factor 2. */
   function diffColor(o, n) {
-    if (n === o) return 'rgb(250,250,250)';
+    if (n === o) return 'rgb(232,232,232)';
     var k = o > 0 ? Math.min(1, Math.abs(Math.log2(n / o))) : 1;
-    var fade = Math.round(250 - 200 * k);
-    return n > o ? 'rgb(250,' + fade + ',' + fade + ')' : 'rgb(' + fade + ',' + fade + ',250)';
+    var fade = Math.round(232 - 192 * k), full = Math.round(232 + 18 * k);
+    return n > o ? 'rgb(' + full + ',' + fade + ',' + fade + ')' : 'rgb(' + fade + ',' + fade + ',' + full + ')';
   }
 
   /* ---- the flame graph of one part ---- */
@@ -313,12 +313,14 @@
   var tip = document.body.appendChild(el('div'));
   tip.id = 'cf-tip';
   var parts = meta.parts, graphs = [], sections = [];
+  var api = window.cfReport = { meta: meta, graphs: graphs, decode: decode };
 
   function build(i) {
     if (graphs[i]) return graphs[i];
     var box = sections[i].querySelector('.cf-graph');
     try {
       graphs[i] = new Graph(i, parts[i], box);
+      if (api.firstGraphAt === undefined) api.firstGraphAt = performance.now();
     } catch (err) {
       box.textContent = 'Cannot draw this part: ' + err.message;
       throw err;
@@ -433,5 +435,6 @@
     clearTimeout(resizing);
     resizing = setTimeout(function () { graphs.forEach(function (g) { if (g) g.draw(); }); }, 150);
   });
-  window.cfReport = { meta: meta, graphs: graphs, build: build, openPart: openPart, decode: decode };
+  api.build = build;
+  api.openPart = openPart;
 })();
