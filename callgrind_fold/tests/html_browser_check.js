@@ -7,22 +7,13 @@
 //   timing: only the time to the first drawn flame graph (big pages).
 'use strict';
 const [moduleDir, chromium, file, shot, userDir, mode] = process.argv.slice(2);
-const { chromium: pw } = require(require('path').join(moduleDir, 'playwright-core'));
+const { openChromium, newWatchedPage } = require('./chromium_page.js');
 
 (async () => {
   const errors = [], requests = [];
-  const browser = await pw.launchPersistentContext(userDir, {
-    executablePath: chromium,
-    headless: true,
-    viewport: { width: 1200, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update',
-           '--disable-sync'],
-  });
+  const browser = await openChromium(moduleDir, chromium, userDir, 900);
   try {
-    const page = await browser.newPage();
-    page.on('pageerror', (e) => errors.push('pageerror: ' + e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push('console: ' + m.text()); });
+    const page = await newWatchedPage(browser, errors);
     page.on('request', (r) => requests.push(r.url()));
     const url = 'file://' + file;
     const start = Date.now();

@@ -337,15 +337,10 @@ def page_works(out, page):
 def test_browser(demo, cc1_page, check, report):
     import test_render
     name = "html/chromium-parts-render-search-zoom"
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    node = shutil.which("node")
-    if not chromium or not node:
-        report("SKIP", name, "no chromium or node (apt-get install chromium)")
+    tools = test_render.browser_tools(name, report)
+    if not tools:
         return
-    pw = test_render.npm_package("playwright-core")
-    if not pw:
-        report("SKIP", name, "playwright-core (npm) not available")
-        return
+    node, pw, chromium = tools
     events = ["Ir", "Dr", "D1mr"]
     files = [part_file(b"bench::case %d" % i if i != 3 else HOSTILE[0], "b%d.part" % i, events,
                        random_part(100 + i, 40 + 25 * i, events=3, names=8 + i, depth=10))

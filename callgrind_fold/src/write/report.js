@@ -154,7 +154,7 @@
     this.x = x;
     var merged = 0;
     for (i = 0; i < t.n; i++) if (t.name[i] === 0) merged += this.value[i];
-    this.note.textContent = this.part.pruned ?
+    this.note.textContent = !this.value[0] ? 'No ' + events[e][0] + ' in this part.' : this.part.pruned ?
       this.part.pruned + ' frames under 1/' + meta.divisor + ' of the total in every event merged into "(merged)": ' +
       pct(merged, this.value[0]) + ' of ' + events[e][0] : '';
     this.search(this.term);
