@@ -361,6 +361,17 @@ def test_browser(demo, cc1_page, check, report):
     check("html/chromium-diff-page", page_works(out, dpage) and len(out["result"]["parts"]) == 4,
           json.dumps(out)[:600])
     print("  html: screenshot of the diff page: %s" % shot, flush=True)
+    # several hundred parts: the page stays quick (graphs drawn on demand)
+    files = [part_file(b"bench::many %d" % i, "m%d.part" % i, events,
+                       random_part(300 + i, 60, events=3, names=30, depth=10)) for i in range(300)]
+    page = os.path.join(WORK, "browser-many.html")
+    p = run([demo, "report", page] + files)
+    out = browser_run(node, pw, chromium, page, os.path.join(WORK, "browser-many.png"), "timing")
+    first = (out.get("timing") or {}).get("firstGraph") or 1e9
+    check("html/chromium-300-parts-first-graph-under-3s", p.returncode == 0 and
+          not out.get("errors") and first < 3000, json.dumps(out)[:400])
+    print("  html: 300-part page (%.1f MB) in chromium: first flame graph drawn %.0f ms" %
+          (os.path.getsize(page) / 1e6, first), flush=True)
     name = "html/chromium-cc1-first-graph-under-3s"
     if not cc1_page:
         report("SKIP", name, "no cc1 page (%s missing)" % CC1)

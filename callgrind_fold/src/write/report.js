@@ -420,7 +420,7 @@
       var total = isDiff ? (p.new || p.old).totals[meta.defaultEvent] : p.totals[meta.defaultEvent];
       d.appendChild(el('summary', null, p.name + what + ' - ' + fmt(total) + ' ' + events[meta.defaultEvent][0]));
       d.appendChild(el('div', 'cf-graph'));
-      d.open = openAll;
+      d.open = openAll || i === 0; /* many parts: the first open, the others on demand */
       d.addEventListener('toggle', function () { if (d.open) build(i); });
       sections[i] = d;
       if (seen) seen.observe(d);
