@@ -183,6 +183,21 @@ def test_pruning(demo, tag, check):
     check(tag + "html/prune-narrow-frames-sums-exact", ok, "%s %s" % (sums, sorted(paths)[:8]))
 
 
+def test_large_counts(demo, tag, check):
+    """64-bit counts survive the page's number encoding exactly."""
+    stacks = [((b"main", b"x"), [2 ** 64 - 100]), ((b"main", b"y"), [99])]
+    f = part_file(b"large", "large.part", ["Ir"], stacks)
+    out = os.path.join(WORK, "large.html")
+    p = run([demo, "report", out, f])
+    ok = p.returncode == 0
+    if ok:
+        meta, _, trees = decode_page(open(out, "rb").read())
+        got = as_stacks(trees[0], 0)
+        ok = (meta["parts"][0]["totals"] == [2 ** 64 - 1] and column_sums(trees[0], 1) == [2 ** 64 - 1]
+              and got == {("main", "x"): 2 ** 64 - 100, ("main", "(merged)"): 99})
+    check(tag + "html/64-bit-counts-exact", ok, p.stderr.decode())
+
+
 def test_hostile(demo, tag, check):
     stacks = [((b"main", h), [i + 1]) for i, h in enumerate(HOSTILE)]
     name = b"</script><b>x</b> & \xff \"bench\""
@@ -293,7 +308,7 @@ def test_cli(binary, tag, check):
 
 
 def test_cc1_speed(binary, tag, check, report):
-    name = tag + "html/cc1-under-2s-and-5MB"
+    name = tag + "html/cc1-page-under-4s-and-5MB"
     if not os.path.exists(CC1):
         report("SKIP", name, "no %s" % CC1)
         return None
@@ -394,6 +409,7 @@ def run_all(binary, demo, tag, report, check, browser=False):
         tests += [("report", lambda: test_report_data(demo, tag, check)),
                   ("prune", lambda: test_pruning(demo, tag, check)),
                   ("hostile", lambda: test_hostile(demo, tag, check)),
+                  ("large", lambda: test_large_counts(demo, tag, check)),
                   ("diff", lambda: test_diff(demo, tag, check))]
     cc1 = []
     if not tag:  # timing means nothing under the sanitizers

@@ -244,7 +244,9 @@
         ctx.fillText(s, PAD + x + 3, y + ROW / 2);
       }
     }
-    for (var a = t.parent[z]; a >= 0; a = t.parent[a]) box(a, 0, width); /* the way down to z */
+    ctx.globalAlpha = 0.6; /* the way down to z, faded */
+    for (var a = t.parent[z]; a >= 0; a = t.parent[a]) box(a, 0, width);
+    ctx.globalAlpha = 1;
     for (i = z; i < t.end[z];) {
       var w = v[i] * scale;
       if (w < MIN_PX) { i = t.end[i]; continue; }
