@@ -423,7 +423,12 @@
       d.appendChild(el('summary', null, p.name + what + ' - ' + fmt(total) + ' ' + events[meta.defaultEvent][0]));
       d.appendChild(el('div', 'cf-graph'));
       d.open = openAll || i === 0; /* many parts: the first open, the others on demand */
-      d.addEventListener('toggle', function () { if (d.open) build(i); });
+      d.addEventListener('toggle', function () {
+        if (!d.open) return;
+        var had = graphs[i]; /* drawn while closed: at a width of nothing */
+        build(i);
+        if (had) had.draw();
+      });
       sections[i] = d;
       if (seen) seen.observe(d);
       else if (openAll) build(i);
@@ -435,7 +440,9 @@
   var resizing = 0;
   window.addEventListener('resize', function () {
     clearTimeout(resizing);
-    resizing = setTimeout(function () { graphs.forEach(function (g) { if (g) g.draw(); }); }, 150);
+    resizing = setTimeout(function () {
+      graphs.forEach(function (g, i) { if (g && sections[i].open) g.draw(); });
+    }, 150);
   });
   api.build = build;
   api.openPart = openPart;
