@@ -95,6 +95,9 @@ static const char render_usage_text[] =
     "\n"
     "Pictures (instead of folded stacks):\n"
     "  -f, --format=FMT   folded (default), svg (interactive flame graph),\n"
+    "                     html (one self-contained page: a table of the parts\n"
+    "                     with every event's totals and a flame graph each;\n"
+    "                     with --diff OLD, before and after per benchmark),\n"
     "                     speedscope (JSON for speedscope.app), pprof (gzipped\n"
     "                     profile.proto with every event, for go tool pprof),\n"
     "                     dot (call graph\n"
@@ -232,6 +235,7 @@ static bool shows_short_names(enum render_format f)
     case FORMAT_PNG:
     case FORMAT_SVG_GRAPH:
     case FORMAT_SPEEDSCOPE:
+    case FORMAT_HTML:
         return true;
     case FORMAT_FOLDED:
     case FORMAT_PPROF:
@@ -325,8 +329,8 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
             break;
         case 'f':
             if (!render_parse_format(v, &opt->render.format))
-                usage_error("--format wants folded, svg, speedscope, pprof, dot, png or "
-                            "svg-graph, not '%s'", v);
+                usage_error("--format wants folded, svg, html, speedscope, pprof, dot, png "
+                            "or svg-graph, not '%s'", v);
             break;
         case OPT_TITLE:
             opt->render.title = text(v, "--title");
@@ -372,9 +376,9 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
     if (*ninputs == 0)
         inputs[(*ninputs)++] = "-";
     enum render_format f = opt->render.format;
-    if (opt->render.diff_base && f != FORMAT_FOLDED && f != FORMAT_SVG)
-        usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph; "
-                          "not other formats");
+    if (opt->render.diff_base && f != FORMAT_FOLDED && f != FORMAT_SVG && f != FORMAT_HTML)
+        usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph, "
+                          "with -f html a report page; not other formats");
     /* Pictures show short names unless --frame says otherwise (their
      * tooltips show the raw ones). */
     if (!frame_given && shows_short_names(f))

@@ -6,22 +6,13 @@
 // Usage: node browser_check.js MODULE_DIR CHROMIUM SVG SCREENSHOT USERDIR
 'use strict';
 const [moduleDir, chromium, svg, shot, userDir] = process.argv.slice(2);
-const { chromium: pw } = require(require('path').join(moduleDir, 'playwright-core'));
+const { openChromium, newWatchedPage } = require('./chromium_page.js');
 
 (async () => {
   const errors = [];
-  const browser = await pw.launchPersistentContext(userDir, {
-    executablePath: chromium,
-    headless: true,
-    viewport: { width: 1200, height: 800 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update',
-           '--disable-sync'],
-  });
+  const browser = await openChromium(moduleDir, chromium, userDir, 800);
   try {
-    const page = await browser.newPage();
-    page.on('pageerror', (e) => errors.push('pageerror: ' + e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push('console: ' + m.text()); });
+    const page = await newWatchedPage(browser, errors);
     await page.goto('file://' + svg);
     await page.waitForFunction(() => window.cf && window.cf.frames && window.cf.frames.length > 0);
     const result = await page.evaluate(() => {

@@ -724,6 +724,8 @@ def main():
     ap.add_argument("--unit")
     ap.add_argument("--san-bin")
     ap.add_argument("--san-unit")
+    ap.add_argument("--html-demo")
+    ap.add_argument("--san-html-demo")
     ap.add_argument("--fuzz", action="store_true")
     ap.add_argument("--no-golden", action="store_true")
     a = ap.parse_args()
@@ -758,6 +760,15 @@ def main():
     import test_render
     for binary, tag in binaries:
         test_render.run_all(binary, tag, report, check, browser=not tag)
+
+    # The HTML report (issue 29): tests/html_tests.py, pages of several
+    # parts made by the writer's harness (tests/html_demo.c) of each build.
+    import html_tests
+    demos = {"": a.html_demo, "asan+ubsan/": a.san_html_demo}
+    for binary, tag in binaries:
+        demo = demos.get(tag)
+        html_tests.run_all(binary, os.path.abspath(demo) if demo else None, tag, report, check,
+                           browser=not tag)
 
     # The folded tree of callgrind --dump-folded=yes: tests/tree_tests.py
     import tree_tests

@@ -528,17 +528,27 @@ def test_speedscope(binary, tag, check, report, schema):
 
 # ---- browser --------------------------------------------------------------
 
-def test_browser(binary, check, report):
-    name = "svg/chromium-renders-and-zooms"
+def browser_tools(name, report):
+    """(node, playwright-core's directory, chromium), or None after a SKIP
+    of test `name` saying what is missing."""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     node = shutil.which("node")
     if not chromium or not node:
         report("SKIP", name, "no chromium or node (apt-get install chromium)")
-        return
+        return None
     pw = npm_package("playwright-core")
     if not pw:
         report("SKIP", name, "playwright-core (npm) not available")
+        return None
+    return node, pw, chromium
+
+
+def test_browser(binary, check, report):
+    name = "svg/chromium-renders-and-zooms"
+    tools = browser_tools(name, report)
+    if not tools:
         return
+    node, pw, chromium = tools
     stacks = random_stacks(21, 300, names=20, depth=8)
     # the widest frame, zoomed into: a perf-map name, drawn short
     stacks.append(("JS:~hot /tmp/b/work.js:9:13;leaf", sum(c for _, c in stacks)))

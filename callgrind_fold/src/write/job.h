@@ -19,7 +19,8 @@ enum render_format {
     FORMAT_PNG,         /* call graph rendered by graphviz */
     FORMAT_SVG_GRAPH,   /* call graph rendered by graphviz, as SVG */
     FORMAT_SPEEDSCOPE,  /* speedscope JSON, one sampled profile */
-    FORMAT_PPROF        /* pprof's profile.proto, gzipped, every event */
+    FORMAT_PPROF,       /* pprof's profile.proto, gzipped, every event */
+    FORMAT_HTML         /* the report page: every part, every event (report.h) */
 };
 
 enum color_scheme { COLORS_NAME, COLORS_OBJ };

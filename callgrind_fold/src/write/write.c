@@ -77,6 +77,10 @@ int render_write(const struct render_job *job, FILE *out)
     case FORMAT_PPROF:
         rc = pprof_write(job, out);
         break;
+    case FORMAT_HTML: /* written from a struct report by the pipeline (report.h) */
+        fprintf(stderr, "callgrind_fold: -f html is not a writer of one profile\n");
+        rc = -2;
+        break;
     case FORMAT_FOLDED:
     default:
         rc = base_count ? diff_write_folded(job->stacks, base_count, out)
