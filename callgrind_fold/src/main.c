@@ -91,6 +91,9 @@ static const char render_usage_text[] =
     "\n"
     "Pictures (instead of folded stacks):\n"
     "  -f, --format=FMT   folded (default), svg (interactive flame graph),\n"
+    "                     html (one page: a table of the parts, each\n"
+    "                     benchmark's flame graph), md (that table in\n"
+    "                     Markdown, for a CI comment),\n"
     "                     speedscope (JSON for speedscope.app), pprof (gzipped\n"
     "                     profile.proto with every event, for go tool pprof),\n"
     "                     dot (call graph\n"
@@ -115,7 +118,25 @@ static const char render_usage_text[] =
     "  --diff=BASE        compare with the profile BASE (callgrind.out or\n"
     "                     folded): \"stack before after\" lines, or with -f svg\n"
     "                     a flame graph sized by FILE (the new profile),\n"
-    "                     red where it grew and blue where it shrank\n";
+    "                     red where it grew and blue where it shrank\n"
+    "  --diff OLD NEW     with -f html or md: the parts of two profiles paired\n"
+    "                     by benchmark name (a part's \"desc: Trigger: Client\n"
+    "                     Request: NAME\", else \"part N\"; a name repeated in\n"
+    "                     one profile is numbered \"NAME (2)\", ...), each\n"
+    "                     with its total before and after and the change in\n"
+    "                     percent, largest change of the --event first, then\n"
+    "                     benchmarks removed and added. md: a second table\n"
+    "                     gives the change of every other event\n"
+    "  --full-stacks      svg, html: keep every frame. By default a part's\n"
+    "                     picture starts where the user's code starts: a\n"
+    "                     benchmark at the frame above CodSpeed's\n"
+    "                     __codspeed_root_frame__, a whole program at main or\n"
+    "                     a thread's start routine, else at the deepest frame\n"
+    "                     every stack passes through; the frames below become\n"
+    "                     one frame naming the process (from \"cmd:\"). Totals\n"
+    "                     stay. Parts without any cost are left out of html\n"
+    "                     and md (CodSpeed's \"Metadata:\" text is shown above\n"
+    "                     the table)\n";
 
 static uint64_t parse_part(const char *s)
 {
@@ -158,7 +179,7 @@ enum {
     OPT_EVENT = 256, OPT_PART, OPT_RESOLUTION, OPT_FRAME, OPT_KEEP_CLONES,
     OPT_INLINE, OPT_DEBUG_DIR, OPT_INLINE_CACHE,
     OPT_TITLE, OPT_SUBTITLE, OPT_WIDTH, OPT_MINWIDTH, OPT_INVERTED,
-    OPT_COUNTNAME, OPT_COLORS, OPT_NODE_THRES, OPT_EDGE_THRES, OPT_DIFF
+    OPT_COUNTNAME, OPT_COLORS, OPT_NODE_THRES, OPT_EDGE_THRES, OPT_DIFF, OPT_FULL_STACKS
 };
 
 static const struct option long_options[] = {
@@ -185,6 +206,7 @@ static const struct option long_options[] = {
     {"node-thres", required_argument, NULL, OPT_NODE_THRES},
     {"edge-thres", required_argument, NULL, OPT_EDGE_THRES},
     {"diff", required_argument, NULL, OPT_DIFF},
+    {"full-stacks", no_argument, NULL, OPT_FULL_STACKS},
     {NULL, 0, NULL, 0}};
 
 /* '-': operands come back in order as code 1, so options and files can
@@ -298,8 +320,8 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
             break;
         case 'f':
             if (!render_parse_format(v, &opt->render.format))
-                usage_error("--format wants folded, svg, speedscope, pprof, dot, png or "
-                            "svg-graph, not '%s'", v);
+                usage_error("--format wants folded, svg, html, md, speedscope, pprof, dot, "
+                            "png or svg-graph, not '%s'", v);
             break;
         case OPT_TITLE:
             opt->render.title = text(v, "--title");
@@ -333,6 +355,9 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
             else
                 usage_error("--colors wants 'name' or 'obj', not '%s'", v);
             break;
+        case OPT_FULL_STACKS:
+            opt->render.full_stacks = true;
+            break;
         case OPT_DIFF:
             opt->render.diff_base = text(v, "--diff");
             break;
@@ -345,9 +370,14 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
     if (*ninputs == 0)
         inputs[(*ninputs)++] = "-";
     enum render_format f = opt->render.format;
-    if (opt->render.diff_base && f != FORMAT_FOLDED && f != FORMAT_SVG)
-        usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph; "
-                          "not other formats");
+    bool report = f == FORMAT_HTML || f == FORMAT_MD;
+    if (opt->render.diff_base && f != FORMAT_FOLDED && f != FORMAT_SVG && !report)
+        usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph, or "
+                          "with -f html|md the parts paired by benchmark; not other "
+                          "formats");
+    if (opt->render.diff_base && report && *ninputs != 1)
+        usage_error("%s", "--diff OLD NEW with -f html|md compares two profiles: "
+                          "give one NEW file after OLD");
     /* The pictures keep raw names for now (their tooltips will show them). */
     if (opt->style.short_names && f != FORMAT_FOLDED)
         usage_error("%s", "--frame=short writes folded stacks (or --diff's lines), "

@@ -36,10 +36,143 @@ static int run_part(void *arg, struct part *pt, char *err, size_t errlen)
     if (run->inl && inline_apply(run->inl, pt, &run->names, err, errlen))
         return -1;
     profile_resolve_call_targets(&pt->prof);
-    if (run->keep_arcs) /* -f dot: the call graph itself, with call counts */
-        callarcs_add_profile(&run->arcs, &pt->prof, &run->fold);
-    stacks_use_column(&run->out, pt->column);
+    if (run->keep_arcs) { /* -f dot: the call graph itself, with call counts */
+        /* frames named as in the summed stacks, even when the part's
+         * stacks are kept apart */
+        struct fold_target arcs_frames = run->fold;
+        arcs_frames.out = &run->out;
+        callarcs_add_profile(&run->arcs, &pt->prof, &arcs_frames);
+    }
+    stacks_use_column(run->fold.out, pt->column);
     return fold_profile(&pt->prof, &run->fold, err, errlen);
+}
+
+/* ---- parts kept apart (keep_parts) ------------------------------------------ */
+
+static char *dup_text(const char *s, size_t n)
+{
+    char *d = xmalloc(n + 1);
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+static bool starts_with(const char *s, size_t len, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+/* A part starts: its costs go to stacks of its own. */
+static void run_part_start(void *arg, struct read_target *t)
+{
+    struct run *run = arg;
+    struct stacks *s = xmalloc(sizeof *s);
+    stacks_init(s);
+    t->stacks = s;
+    run->fold.out = s;
+}
+
+static bool stacks_have_cost(const struct stacks *s)
+{
+    bool cost = stacks_total(s) != 0;
+    for (size_t c = 0; c < s->ncolumns; c++)
+        cost |= s->columns[c].total != 0;
+    return cost;
+}
+
+/* The process a "cmd:" line runs: the base name of its first word. */
+static const char *process_name(const char *cmd, size_t *len)
+{
+    while (*cmd == ' ' || *cmd == '\t')
+        cmd++;
+    size_t n = strcspn(cmd, " \t");
+    const char *base = cmd;
+    for (size_t i = 0; i < n; i++)
+        if (cmd[i] == '/' && i + 1 < n)
+            base = cmd + i + 1;
+    *len = n - (size_t)(base - cmd);
+    if (*len == 0) {
+        *len = strlen("program");
+        return "program";
+    }
+    return base;
+}
+
+/* A part ends: kept if it has a cost (re-rooted for pictures); a
+ * CodSpeed metadata part's text noted; other parts without cost
+ * ("Program termination") dropped. */
+static int run_part_end(void *arg, const struct part_info *info, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    struct run *run = arg;
+    struct stacks *s = run->fold.out;
+    run->fold.out = &run->out;
+    run->in.stacks = &run->out;
+    if (!run->cmd)
+        run->cmd = dup_text(info->cmd, strlen(info->cmd));
+    const char *trigger = NULL;
+    size_t trigger_len = 0;
+    for (size_t i = 0; i < info->descs_len;) {
+        const char *line = info->descs + i;
+        size_t n = (size_t)((const char *)memchr(line, '\n', info->descs_len - i) - line);
+        if (starts_with(line, n, "Trigger: ")) {
+            trigger = line + strlen("Trigger: ");
+            trigger_len = n - strlen("Trigger: ");
+        }
+        i += n + 1;
+    }
+    static const char request[] = "Client Request: ", metadata[] = "Metadata: ";
+    bool benchmark = trigger && starts_with(trigger, trigger_len, request);
+    const char *what = benchmark ? trigger + strlen(request) : NULL;
+    size_t what_len = benchmark ? trigger_len - strlen(request) : 0;
+    if (!stacks_have_cost(s)) {
+        if (benchmark && starts_with(what, what_len, metadata)) {
+            GROW(run->metadata, run->metadata_cap, run->nmetadata);
+            run->metadata[run->nmetadata++] =
+                dup_text(what + strlen(metadata), what_len - strlen(metadata));
+        }
+        stacks_free(s);
+        free(s);
+        return 0;
+    }
+    if (run->trim_roots && !info->folded_text) {
+        size_t len;
+        const char *process = process_name(info->cmd, &len);
+        stacks_root_at_user_code(s, benchmark, process, len);
+    }
+    GROW(run->parts, run->parts_cap, run->nparts);
+    struct kept_part *kp = &run->parts[run->nparts++];
+    memset(kp, 0, sizeof *kp);
+    kp->number = info->number;
+    kp->stacks = s;
+    kp->trigger = trigger ? dup_text(trigger, trigger_len) : NULL;
+    if (benchmark && what_len) {
+        kp->name = dup_text(what, what_len);
+    } else {
+        char name[40];
+        snprintf(name, sizeof name, "part %" PRIu64, info->number);
+        kp->name = dup_text(name, strlen(name));
+    }
+    return 0;
+}
+
+static void free_parts(struct run *run)
+{
+    for (size_t i = 0; i < run->nparts; i++) {
+        struct kept_part *kp = &run->parts[i];
+        free(kp->name);
+        free(kp->trigger);
+        if (kp->stacks)
+            stacks_free(kp->stacks);
+        free(kp->stacks);
+        for (size_t e = 0; kp->columns && e < run->nevents; e++)
+            free(kp->columns[e].count);
+        free(kp->columns);
+    }
+    free(run->parts);
+    run->parts = NULL;
+    run->nparts = run->parts_cap = 0;
 }
 
 /* --inline: an object's debug file may be prepared while reading goes on. */
@@ -61,6 +194,10 @@ void run_init(struct run *run, const struct run_options *opt)
     callarcs_init(&run->arcs);
     run->keep_arcs = ro->format == FORMAT_DOT || ro->format == FORMAT_PNG ||
                      ro->format == FORMAT_SVG_GRAPH || ro->colors == COLORS_OBJ;
+    bool report = ro->format == FORMAT_HTML || ro->format == FORMAT_MD;
+    bool picture = ro->format == FORMAT_HTML || ro->format == FORMAT_SVG;
+    run->trim_roots = picture && !ro->full_stacks;
+    run->keep_parts = report || run->trim_roots;
     run->fold = (struct fold_target){.out = &run->out, .names = &run->names,
                                      .style = opt->style, .resolution = opt->resolution};
     if (opt->inline_frames) {
@@ -78,10 +215,12 @@ void run_init(struct run *run, const struct run_options *opt)
         .style = opt->style,
         .by_address = run->inl != NULL,
         .want_lines = pprof,
-        .keep_notes = pprof,
-        .all_events = pprof,
+        .keep_notes = pprof || report,
+        .all_events = pprof || report,
+        .keep_parts = run->keep_parts,
     };
-    struct part_sink sink = {run, run_part, run->inl ? run_object : NULL};
+    struct part_sink sink = {run, run_part, run->inl ? run_object : NULL,
+                             run_part_start, run_part_end};
     read_target_init(&run->in, &ro_in, &run->names, &run->out, &sink);
 }
 
@@ -100,6 +239,12 @@ void run_free(struct run *run)
     for (size_t i = 0; i < run->ncolumns; i++)
         free(run->columns[i].count);
     free(run->columns);
+    free_parts(run);
+    for (size_t i = 0; i < run->nmetadata; i++)
+        free(run->metadata[i]);
+    free(run->metadata);
+    free(run->cmd);
+    free(run->events);
 }
 
 /* Folded inputs pass --inline unexpanded: its report says how many. */
@@ -184,48 +329,58 @@ static bool add_column(struct event_column *to, const struct stack_column *from)
     return ok;
 }
 
-/* -f pprof: the counts of every event, one column each, as the readers
- * left them in the stacks' columns (all_events): one per event of the
- * inputs' "events:" lines in order of first sight, and the --event's if
- * it is an inherited one. Each is exactly what folded output counts for
- * --event=THAT. Folded text has no events: its counts are in every
- * column. Returns 0, or EXIT_INPUT after saying what went wrong. */
-static int pprof_columns(struct run *run)
+/* The events of the counts, one column each, as the readers left them
+ * in the stacks' columns (all_events): one per event of the inputs'
+ * "events:" lines in order of first sight, and the --event's if it is an
+ * inherited one; with folded stacks only, one count of unknown meaning.
+ * Sets run->events, nevents and default_event. */
+static void choose_events(struct run *run)
 {
     const struct render_options *ro = &run->opt.render;
     const struct strtab *seen = &run->in.notes.events;
     size_t nseen = seen->count;
-    struct stack_column every;
-    stacks_take_column(&run->out, 0, &every);
-    if (nseen == 0) { /* folded stacks only: one count of unknown meaning */
-        run->columns = xcalloc(1, sizeof *run->columns);
-        run->ncolumns = 1;
-        run->columns[0] = (struct event_column){
-            .event = ro->countname ? ro->countname : run->opt.event ? run->opt.event : "samples",
-            .count = every.count, .len = every.cap, .total = every.total};
-        return 0;
+    run->events = xcalloc(nseen + 1, sizeof *run->events);
+    if (nseen == 0) { /* folded stacks only */
+        run->events[run->nevents++] =
+            ro->countname ? ro->countname : run->opt.event ? run->opt.event : "samples";
+        return;
     }
     const char *selected = read_chosen_event(&run->in);
-    run->columns = xcalloc(nseen + 1, sizeof *run->columns);
-    run->default_column = SIZE_MAX;
+    run->default_event = SIZE_MAX;
     for (uint32_t i = 0; i < nseen; i++) {
-        run->columns[run->ncolumns++].event = strtab_str(seen, i);
+        run->events[run->nevents++] = strtab_str(seen, i);
         if (strcmp(strtab_str(seen, i), selected) == 0)
-            run->default_column = i;
+            run->default_event = i;
     }
-    if (run->default_column == SIZE_MAX) { /* an inherited event: a column too */
-        run->default_column = run->ncolumns;
-        run->columns[run->ncolumns++].event = selected;
+    if (run->default_event == SIZE_MAX) { /* an inherited event: a column too */
+        run->default_event = run->nevents;
+        run->events[run->nevents++] = selected;
+    }
+}
+
+/* The counts of stacks s by event, into cols[run->nevents] (taken out of
+ * s's columns): each is exactly what folded output counts for
+ * --event=THAT. Folded text has no events: its counts are in every
+ * column. False if a sum overflows. */
+static bool take_event_columns(struct run *run, struct stacks *s, struct event_column *cols)
+{
+    struct stack_column every;
+    stacks_take_column(s, 0, &every);
+    if (run->in.notes.events.count == 0) {
+        cols[0] = (struct event_column){.event = run->events[0], .count = every.count,
+                                        .len = every.cap, .total = every.total};
+        return true;
     }
     bool ok = true;
-    for (size_t c = 0; c < run->ncolumns; c++) {
-        struct event_column *col = &run->columns[c];
+    for (size_t c = 0; c < run->nevents; c++) {
+        struct event_column *col = &cols[c];
+        col->event = run->events[c];
         col->long_name = notes_event_long_name(&run->in.notes, col->event,
                                                strlen(col->event));
         size_t at = read_event_column_of(&run->in, col->event);
         if (at) {
             struct stack_column counts;
-            stacks_take_column(&run->out, at, &counts);
+            stacks_take_column(s, at, &counts);
             col->count = counts.count;
             col->len = counts.cap;
             col->total = counts.total;
@@ -233,11 +388,193 @@ static int pprof_columns(struct run *run)
         ok &= add_column(col, &every);
     }
     free(every.count);
+    return ok;
+}
+
+/* -f pprof: the counts of every event, one column each. Returns 0, or
+ * EXIT_INPUT after saying what went wrong. */
+static int pprof_columns(struct run *run)
+{
+    choose_events(run);
+    run->columns = xcalloc(run->nevents, sizeof *run->columns);
+    run->ncolumns = run->nevents;
+    run->default_column = run->default_event;
+    if (!take_event_columns(run, &run->out, run->columns)) {
+        fprintf(stderr, "callgrind_fold: summed counts overflow 64 bits\n");
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+/* After the inputs, keep_parts: -f svg sums the parts (re-rooted one by
+ * one) into run->out; -f html and -f md take each part's counts by
+ * event. Returns 0, or EXIT_INPUT after saying what went wrong. */
+static int finish_parts(struct run *run)
+{
+    enum render_format f = run->opt.render.format;
+    bool ok = true;
+    if (f != FORMAT_HTML && f != FORMAT_MD) {
+        for (size_t i = 0; i < run->nparts && ok; i++) {
+            struct stacks *s = run->parts[i].stacks;
+            size_t nframes = stacks_count_frames(s);
+            uint32_t *map = xmalloc((nframes ? nframes : 1) * sizeof *map);
+            for (uint32_t fr = 0; fr < nframes; fr++) {
+                size_t len;
+                const char *text = stacks_frame_text(s, fr, &len);
+                map[fr] = stacks_frame(&run->out, text, len);
+            }
+            for (uint32_t id = 0; id < stacks_count_ids(s) && ok; id++) {
+                uint64_t count = stacks_count(s, id);
+                if (count)
+                    ok = stacks_add_mapped(&run->out, s, id, map, count) != UINT32_MAX;
+            }
+            free(map);
+        }
+        free_parts(run);
+    } else {
+        choose_events(run);
+        struct strtab names;
+        strtab_init(&names);
+        uint32_t *seen = NULL;
+        size_t seen_cap = 0;
+        for (size_t i = 0; i < run->nparts; i++) {
+            struct kept_part *kp = &run->parts[i];
+            kp->columns = xcalloc(run->nevents, sizeof *kp->columns);
+            ok &= take_event_columns(run, kp->stacks, kp->columns);
+            /* a name two parts share: "NAME (2)" from the second on */
+            uint32_t id = strtab_intern(&names, kp->name, strlen(kp->name));
+            if (id >= seen_cap) {
+                size_t from = seen_cap;
+                GROW(seen, seen_cap, (size_t)id);
+                memset(seen + from, 0, (seen_cap - from) * sizeof *seen);
+            }
+            if (seen[id]++) {
+                struct buf b = {0};
+                char nth[32];
+                snprintf(nth, sizeof nth, " (%" PRIu32 ")", seen[id]);
+                buf_append(&b, kp->name, strlen(kp->name));
+                buf_append(&b, nth, strlen(nth));
+                free(kp->name);
+                kp->name = dup_text(b.data, b.len);
+                buf_free(&b);
+            }
+        }
+        free(seen);
+        strtab_free(&names);
+    }
     if (!ok) {
         fprintf(stderr, "callgrind_fold: summed counts overflow 64 bits\n");
         return EXIT_INPUT;
     }
     return 0;
+}
+
+/* ---- reports (-f html, -f md) ------------------------------------------------ */
+
+/* A run's parts as the report writers read them (report.h). */
+struct report_view {
+    struct report report;
+    struct report_part *parts;
+};
+
+static void report_view_init(struct report_view *v, const struct run *run, const char *title)
+{
+    v->parts = xcalloc(run->nparts ? run->nparts : 1, sizeof *v->parts);
+    for (size_t i = 0; i < run->nparts; i++) {
+        const struct kept_part *kp = &run->parts[i];
+        v->parts[i] = (struct report_part){.number = kp->number, .name = kp->name,
+                                           .trigger = kp->trigger, .stacks = kp->stacks,
+                                           .columns = kp->columns};
+    }
+    v->report = (struct report){
+        .title = run->opt.render.title ? run->opt.render.title : title,
+        .events = run->events,
+        .nevents = run->nevents,
+        .default_event = run->default_event,
+        .parts = v->parts,
+        .nparts = run->nparts,
+        .cmd = run->cmd ? run->cmd : "",
+        .metadata = (const char *const *)run->metadata,
+        .nmetadata = run->nmetadata,
+    };
+}
+
+/* The order of --diff OLD NEW's table: benchmarks of both runs by the
+ * size of the change of the --event in percent (then of the change in
+ * counts), largest first; then those removed, then those added, each in
+ * input order. */
+struct ranked_pair {
+    struct report_pair pair;
+    int group;                  /* 0 both runs, 1 removed, 2 added */
+    double change;              /* |percent| */
+    uint64_t delta;             /* |new - old| */
+    size_t order;
+};
+
+static int compare_ranked(const void *pa, const void *pb)
+{
+    const struct ranked_pair *a = pa, *b = pb;
+    if (a->group != b->group)
+        return a->group < b->group ? -1 : 1;
+    if (a->change != b->change)
+        return a->change > b->change ? -1 : 1;
+    if (a->delta != b->delta)
+        return a->delta > b->delta ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static size_t event_index(const struct report *r, const char *name)
+{
+    for (size_t e = 0; e < r->nevents; e++)
+        if (strcmp(r->events[e], name) == 0)
+            return e;
+    return SIZE_MAX;
+}
+
+/* Pairs the parts of two runs by benchmark name (names are unique in a
+ * run: finish_parts numbered the repeated ones). */
+static struct report_pair *pair_parts(const struct report *old, const struct report *new,
+                                      size_t *npairs)
+{
+    const char *event = new->nevents ? new->events[new->default_event] : "";
+    size_t oe = event_index(old, event), ne = new->default_event;
+    struct strtab names;
+    strtab_init(&names);
+    for (size_t i = 0; i < old->nparts; i++)
+        strtab_intern(&names, old->parts[i].name, strlen(old->parts[i].name));
+    const struct report_part **match = xcalloc(old->nparts + 1, sizeof *match);
+    struct ranked_pair *r = xcalloc(old->nparts + new->nparts + 1, sizeof *r);
+    size_t n = 0;
+    for (size_t i = 0; i < new->nparts; i++) {
+        const struct report_part *np = &new->parts[i];
+        uint32_t id = strtab_intern(&names, np->name, strlen(np->name));
+        if (id < old->nparts)
+            match[id] = np;
+        else
+            r[n++] = (struct ranked_pair){{np->name, NULL, np}, 2, 0, 0, i};
+    }
+    for (size_t i = 0; i < old->nparts; i++) {
+        const struct report_part *op = &old->parts[i];
+        if (!match[i]) {
+            r[n++] = (struct ranked_pair){{op->name, op, NULL}, 1, 0, 0, i};
+            continue;
+        }
+        uint64_t before = oe == SIZE_MAX ? 0 : op->columns[oe].total;
+        uint64_t after = match[i]->columns[ne].total;
+        uint64_t delta = after > before ? after - before : before - after;
+        double change = before ? 100.0 * (double)delta / (double)before
+                        : after ? 1e300 : 0;
+        r[n++] = (struct ranked_pair){{op->name, op, match[i]}, 0, change, delta, i};
+    }
+    qsort(r, n, sizeof *r, compare_ranked);
+    struct report_pair *pairs = xcalloc(n + 1, sizeof *pairs);
+    for (size_t i = 0; i < n; i++)
+        pairs[i] = r[i].pair;
+    free(r);
+    free(match);
+    strtab_free(&names);
+    *npairs = n;
+    return pairs;
 }
 
 /* The job for the writers: the stacks and what they need besides. */
@@ -262,7 +599,8 @@ static struct render_job job_of(struct run *run, struct run *base, const char *n
 
 /* Writes the output; opened only now, so a failed run leaves an existing
  * file alone. Returns 0 or EXIT_OUTPUT after saying why. */
-static int write_output(struct run *run, struct run *base, const char *name)
+static int write_output(struct run *run, struct run *base, const char *name,
+                        const struct report *report, const struct report_diff *diff)
 {
     const char *output = run->opt.output;
     FILE *out = output ? fopen(output, "w") : stdout;
@@ -271,6 +609,8 @@ static int write_output(struct run *run, struct run *base, const char *name)
         return EXIT_OUTPUT;
     }
     struct render_job job = job_of(run, base, name);
+    job.report = report;
+    job.report_diff = diff;
     int rc = render_write(&job, out);
     if (rc == 0 && (fflush(out) != 0 || ferror(out)))
         rc = -1;
@@ -293,11 +633,16 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
     int status = read_inputs(&run, inputs, ninputs);
     if (status == 0 && opt->render.format == FORMAT_PPROF)
         status = pprof_columns(&run);
-    /* --diff BASE: the base profile, read with the same options. */
+    if (status == 0 && run.keep_parts)
+        status = finish_parts(&run);
+    /* --diff BASE: the base profile, read with the same options (parts
+     * kept and re-rooted alike). */
+    enum render_format f = opt->render.format;
+    bool report = f == FORMAT_HTML || f == FORMAT_MD;
     struct run base;
     struct run_options base_opt = *opt;
     base_opt.inline_frames = false;
-    base_opt.render.format = FORMAT_FOLDED;
+    base_opt.render.format = report || f == FORMAT_SVG ? f : FORMAT_FOLDED;
     base_opt.render.colors = COLORS_NAME;
     run_init(&base, &base_opt);
     if (status == 0 && opt->render.diff_base) {
@@ -305,6 +650,8 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
         if (run_read_path(&base, opt->render.diff_base, &d) != 0) {
             print_diag(&d);
             status = EXIT_INPUT;
+        } else if (base.keep_parts && (status = finish_parts(&base)) != 0) {
+            /* said why */
         } else if (base.fold.estimated && !run.fold.estimated) {
             run.fold.estimated = true;
             memcpy(run.fold.estimate_reason, base.fold.estimate_reason,
@@ -316,9 +663,26 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
     struct stacks *both[] = {&run.out, &base.out};
     if (status == 0 && opt->style.short_names)
         stacks_shorten(both, opt->render.diff_base ? 2 : 1, opt->style.short_templates);
+    struct report_view view = {0}, base_view = {0};
+    struct report_diff diff = {0};
+    if (status == 0 && report) {
+        report_view_init(&view, &run, inputs[0]);
+        if (opt->render.diff_base) {
+            report_view_init(&base_view, &base, opt->render.diff_base);
+            diff.old = &base_view.report;
+            diff.new = &view.report;
+            diff.pairs = pair_parts(diff.old, diff.new, &diff.npairs);
+        }
+    }
     if (status == 0)
-        status = write_output(&run, opt->render.diff_base ? &base : NULL, inputs[0]);
-    if (status == 0 && run.fold.estimated)
+        status = write_output(&run, opt->render.diff_base ? &base : NULL, inputs[0],
+                              report && !opt->render.diff_base ? &view.report : NULL,
+                              report && opt->render.diff_base ? &diff : NULL);
+    free(view.parts);
+    free(base_view.parts);
+    free((void *)diff.pairs);
+    /* -f md shows totals only, which are exact either way */
+    if (status == 0 && run.fold.estimated && opt->render.format != FORMAT_MD)
         fprintf(stderr,
                 "callgrind_fold: note: stacks are estimated from the call graph "
                 "(%.60s); profile with callgrind --dump-folded=yes for exact "
