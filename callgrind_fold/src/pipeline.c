@@ -416,6 +416,13 @@ static int finish_parts(struct run *run)
     if (f != FORMAT_HTML && f != FORMAT_MD) {
         for (size_t i = 0; i < run->nparts && ok; i++) {
             struct stacks *s = run->parts[i].stacks;
+            if (stacks_count_ids(&run->out) == 0 && stacks_count_frames(&run->out) == 0 &&
+                run->out.ncolumns == 0) { /* the first part's stacks as they are */
+                stacks_free(&run->out);
+                run->out = *s;
+                stacks_init(s);
+                continue;
+            }
             size_t nframes = stacks_count_frames(s);
             uint32_t *map = xmalloc((nframes ? nframes : 1) * sizeof *map);
             for (uint32_t fr = 0; fr < nframes; fr++) {
