@@ -71,6 +71,7 @@ static void run_part_start(void *arg, struct read_target *t)
     stacks_init(s);
     t->stacks = s;
     run->fold.out = s;
+    run->part_open = s;
 }
 
 static bool stacks_have_cost(const struct stacks *s)
@@ -106,7 +107,8 @@ static int run_part_end(void *arg, const struct part_info *info, char *err, size
 {
     (void)err, (void)errlen;
     struct run *run = arg;
-    struct stacks *s = run->fold.out;
+    struct stacks *s = run->part_open;
+    run->part_open = NULL;
     run->fold.out = &run->out;
     run->in.stacks = &run->out;
     if (!run->cmd)
@@ -240,6 +242,10 @@ void run_free(struct run *run)
         free(run->columns[i].count);
     free(run->columns);
     free_parts(run);
+    if (run->part_open) { /* an input failed in this part */
+        stacks_free(run->part_open);
+        free(run->part_open);
+    }
     for (size_t i = 0; i < run->nmetadata; i++)
         free(run->metadata[i]);
     free(run->metadata);

@@ -68,6 +68,7 @@ struct run {
     bool keep_parts, trim_roots;
     struct kept_part *parts;
     size_t nparts, parts_cap;
+    struct stacks *part_open;    /* the part being read, until its end */
     char **metadata;
     size_t nmetadata, metadata_cap;
     char *cmd;

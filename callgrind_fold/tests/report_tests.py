@@ -123,7 +123,27 @@ def test_rooted_program(binary, tag, check, work):
     check(tag + "report/svg-rooted-at-main-and-thread", rooted == want, "%s %s" % (rooted, err))
 
 
+def test_malformed_kept_apart(binary, tag, check):
+    """Parts kept apart read bad input as folded output does: the same
+    FILE:LINE: message, exit status 2, nothing leaked (the sanitizer
+    build) when a part is cut short."""
+    mdir = os.path.join(HERE, "malformed")
+    bad = []
+    for line in open(os.path.join(mdir, "EXPECT")):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fname, lineno = line.split()[:2]
+        path = os.path.join(mdir, fname)
+        for fmt in ("md", "svg"):
+            rc, out, err = fold(binary, ["-f", fmt, path])
+            if rc != 2 or out != "" or not err.startswith("%s:%s: " % (path, lineno)) or \
+                    len(err.splitlines()) != 1:
+                bad.append("%s -f %s: rc %d %r" % (fname, fmt, rc, err[:200]))
+    check(tag + "report/malformed-same-message", not bad, "; ".join(bad[:3]))
+
+
 def run_all(binary, tag, check, work):
+    test_malformed_kept_apart(binary, tag, check)
     test_diff_md(binary, tag, check)
     test_rooted_svg(binary, tag, check)
     test_rooted_program(binary, tag, check, work)
