@@ -100,12 +100,40 @@ static const char *process_name(const char *cmd, size_t *len)
     return base;
 }
 
+/* -f svg: a part's stacks (re-rooted) summed into run->out at its end,
+ * and emptied. False if a sum overflows. */
+static bool sum_into_run(struct run *run, struct stacks *s)
+{
+    if (stacks_count_ids(&run->out) == 0 && stacks_count_frames(&run->out) == 0 &&
+        run->out.ncolumns == 0) { /* the first part's stacks as they are */
+        stacks_free(&run->out);
+        run->out = *s;
+        stacks_init(s);
+        return true;
+    }
+    size_t nframes = stacks_count_frames(s);
+    uint32_t *map = xmalloc((nframes ? nframes : 1) * sizeof *map);
+    for (uint32_t fr = 0; fr < nframes; fr++) {
+        size_t len;
+        const char *text = stacks_frame_text(s, fr, &len);
+        map[fr] = stacks_frame(&run->out, text, len);
+    }
+    bool ok = true;
+    for (uint32_t id = 0; id < stacks_count_ids(s) && ok; id++) {
+        uint64_t count = stacks_count(s, id);
+        if (count)
+            ok = stacks_add_mapped(&run->out, s, id, map, count) != UINT32_MAX;
+    }
+    free(map);
+    stacks_free(s);
+    return ok;
+}
+
 /* A part ends: kept if it has a cost (re-rooted for pictures); a
  * CodSpeed metadata part's text noted; other parts without cost
  * ("Program termination") dropped. */
 static int run_part_end(void *arg, const struct part_info *info, char *err, size_t errlen)
 {
-    (void)err, (void)errlen;
     struct run *run = arg;
     struct stacks *s = run->part_open;
     run->part_open = NULL;
@@ -142,6 +170,16 @@ static int run_part_end(void *arg, const struct part_info *info, char *err, size
         size_t len;
         const char *process = process_name(info->cmd, &len);
         stacks_root_at_user_code(s, benchmark, process, len);
+    } else {
+        stacks_compact(s);
+    }
+    enum render_format f = run->opt.render.format;
+    if (f != FORMAT_HTML && f != FORMAT_MD) { /* -f svg: summed as it goes */
+        bool ok = sum_into_run(run, s);
+        free(s);
+        if (!ok)
+            snprintf(err, errlen, "summed counts overflow 64 bits");
+        return ok ? 0 : -1;
     }
     GROW(run->parts, run->parts_cap, run->nparts);
     struct kept_part *kp = &run->parts[run->nparts++];
@@ -412,69 +450,41 @@ static int pprof_columns(struct run *run)
     return 0;
 }
 
-/* After the inputs, keep_parts: -f svg sums the parts (re-rooted one by
- * one) into run->out; -f html and -f md take each part's counts by
- * event. Returns 0, or EXIT_INPUT after saying what went wrong. */
+/* After the inputs, -f html and -f md: each part's counts by event, and
+ * names made unique. Returns 0, or EXIT_INPUT after saying what went
+ * wrong. */
 static int finish_parts(struct run *run)
 {
-    enum render_format f = run->opt.render.format;
+    choose_events(run);
     bool ok = true;
-    if (f != FORMAT_HTML && f != FORMAT_MD) {
-        for (size_t i = 0; i < run->nparts && ok; i++) {
-            struct stacks *s = run->parts[i].stacks;
-            if (stacks_count_ids(&run->out) == 0 && stacks_count_frames(&run->out) == 0 &&
-                run->out.ncolumns == 0) { /* the first part's stacks as they are */
-                stacks_free(&run->out);
-                run->out = *s;
-                stacks_init(s);
-                continue;
-            }
-            size_t nframes = stacks_count_frames(s);
-            uint32_t *map = xmalloc((nframes ? nframes : 1) * sizeof *map);
-            for (uint32_t fr = 0; fr < nframes; fr++) {
-                size_t len;
-                const char *text = stacks_frame_text(s, fr, &len);
-                map[fr] = stacks_frame(&run->out, text, len);
-            }
-            for (uint32_t id = 0; id < stacks_count_ids(s) && ok; id++) {
-                uint64_t count = stacks_count(s, id);
-                if (count)
-                    ok = stacks_add_mapped(&run->out, s, id, map, count) != UINT32_MAX;
-            }
-            free(map);
+    struct strtab names;
+    strtab_init(&names);
+    uint32_t *seen = NULL;
+    size_t seen_cap = 0;
+    for (size_t i = 0; i < run->nparts; i++) {
+        struct kept_part *kp = &run->parts[i];
+        kp->columns = xcalloc(run->nevents, sizeof *kp->columns);
+        ok &= take_event_columns(run, kp->stacks, kp->columns);
+        /* a name two parts share: "NAME (2)" from the second on */
+        uint32_t id = strtab_intern(&names, kp->name, strlen(kp->name));
+        if (id >= seen_cap) {
+            size_t from = seen_cap;
+            GROW(seen, seen_cap, (size_t)id);
+            memset(seen + from, 0, (seen_cap - from) * sizeof *seen);
         }
-        free_parts(run);
-    } else {
-        choose_events(run);
-        struct strtab names;
-        strtab_init(&names);
-        uint32_t *seen = NULL;
-        size_t seen_cap = 0;
-        for (size_t i = 0; i < run->nparts; i++) {
-            struct kept_part *kp = &run->parts[i];
-            kp->columns = xcalloc(run->nevents, sizeof *kp->columns);
-            ok &= take_event_columns(run, kp->stacks, kp->columns);
-            /* a name two parts share: "NAME (2)" from the second on */
-            uint32_t id = strtab_intern(&names, kp->name, strlen(kp->name));
-            if (id >= seen_cap) {
-                size_t from = seen_cap;
-                GROW(seen, seen_cap, (size_t)id);
-                memset(seen + from, 0, (seen_cap - from) * sizeof *seen);
-            }
-            if (seen[id]++) {
-                struct buf b = {0};
-                char nth[32];
-                snprintf(nth, sizeof nth, " (%" PRIu32 ")", seen[id]);
-                buf_append(&b, kp->name, strlen(kp->name));
-                buf_append(&b, nth, strlen(nth));
-                free(kp->name);
-                kp->name = dup_text(b.data, b.len);
-                buf_free(&b);
-            }
+        if (seen[id]++) {
+            char nth[32];
+            snprintf(nth, sizeof nth, " (%" PRIu32 ")", seen[id]);
+            struct buf b = {0};
+            buf_append(&b, kp->name, strlen(kp->name));
+            buf_append(&b, nth, strlen(nth));
+            free(kp->name);
+            kp->name = dup_text(b.data, b.len);
+            buf_free(&b);
         }
-        free(seen);
-        strtab_free(&names);
     }
+    free(seen);
+    strtab_free(&names);
     if (!ok) {
         fprintf(stderr, "callgrind_fold: summed counts overflow 64 bits\n");
         return EXIT_INPUT;
@@ -644,14 +654,14 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
     struct run run;
     run_init(&run, opt);
     int status = read_inputs(&run, inputs, ninputs);
-    if (status == 0 && opt->render.format == FORMAT_PPROF)
+    enum render_format f = opt->render.format;
+    bool report = f == FORMAT_HTML || f == FORMAT_MD;
+    if (status == 0 && f == FORMAT_PPROF)
         status = pprof_columns(&run);
-    if (status == 0 && run.keep_parts)
+    if (status == 0 && report)
         status = finish_parts(&run);
     /* --diff BASE: the base profile, read with the same options (parts
      * kept and re-rooted alike). */
-    enum render_format f = opt->render.format;
-    bool report = f == FORMAT_HTML || f == FORMAT_MD;
     struct run base;
     struct run_options base_opt = *opt;
     base_opt.inline_frames = false;
@@ -663,7 +673,7 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
         if (run_read_path(&base, opt->render.diff_base, &d) != 0) {
             print_diag(&d);
             status = EXIT_INPUT;
-        } else if (base.keep_parts && (status = finish_parts(&base)) != 0) {
+        } else if (report && (status = finish_parts(&base)) != 0) {
             /* said why */
         } else if (base.fold.estimated && !run.fold.estimated) {
             run.fold.estimated = true;

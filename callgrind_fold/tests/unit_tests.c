@@ -804,6 +804,34 @@ static void test_roots(void)
                 "proc;bench 1\nproc;bench;x 3\nproc;bench;y 4\n");
     const char *one[] = {"a;b;c 5"};
     check_roots("roots-one-stack", one, 1, true, "p", "p;c 5\n");
+
+    /* stacks_compact: frames of no stack with a cost go, when most are */
+    struct stacks s;
+    stacks_init(&s);
+    for (int i = 0; i < 10; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "unused%d", i);
+        stacks_frame(&s, name, strlen(name));
+    }
+    stacks_add_text(&s, "a;b", 3, 4);
+    stacks_add_text(&s, "unused3", 7, 0);
+    stacks_use_column(&s, 2);
+    stacks_add_text(&s, "a", 1, 6);
+    stacks_use_column(&s, 0);
+    stacks_compact(&s);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    stacks_write(&s, f);
+    fclose(f);
+    uint64_t total0 = stacks_total(&s);
+    stacks_use_column(&s, 2);
+    report("stacks-compact",
+           stacks_count_frames(&s) == 2 && strcmp(text, "a;b 4\n") == 0 && total0 == 4 &&
+               stacks_total(&s) == 6 && stacks_count_ids(&s) == 2,
+           text);
+    free(text);
+    stacks_free(&s);
 }
 
 int main(int argc, char **argv)

@@ -11,7 +11,10 @@
  *     frame above start_thread);
  *   - otherwise the deepest frame that every stack with a cost passes
  *     through (the frames all share, less the deepest of them).
- * Counts are moved, never changed: every column's total stays. */
+ * Counts are moved, never changed: every column's total stays.
+ * stacks_compact rebuilds stacks the same way, frames kept, when most of
+ * their frames are in no stack: a folded tree's reader makes the frame
+ * of every function of the input in each part's stacks. */
 #include "stacks.h"
 #include "util/util.h"
 
@@ -86,6 +89,58 @@ static size_t user_start(const uint32_t *path, size_t n, const uint8_t *mark, bo
     return SIZE_MAX;
 }
 
+/* s rebuilt from its stacks with a cost: each from frame `from(stack)`
+ * on (0 when `mark` is NULL), below `base` when there is one. */
+static void rebuild(struct stacks *s, const uint8_t *mark, bool benchmark, size_t shared,
+                    const char *base, size_t base_len)
+{
+    size_t nframes = stacks_count_frames(s), nids = stacks_count_ids(s);
+    struct stacks out;
+    stacks_init(&out);
+    out.keep_sources = s->keep_sources;
+    uint32_t *frame_map = xmalloc((nframes ? nframes : 1) * sizeof *frame_map);
+    memset(frame_map, 0xff, (nframes ? nframes : 1) * sizeof *frame_map);
+    uint32_t *frames = NULL;
+    size_t frames_cap = 0;
+    uint32_t base_frame = base ? stacks_frame(&out, base, base_len) : 0;
+    size_t ncolumns = column_limit(s);
+    for (uint32_t id = 0; id < nids; id++) {
+        if (!has_cost(s, id))
+            continue;
+        size_t n;
+        const uint32_t *path = stacks_path(s, id, &n);
+        size_t from = mark ? user_start(path, n, mark, benchmark) : 0;
+        if (from == SIZE_MAX)
+            from = shared < n ? shared : 0;
+        GROW(frames, frames_cap, n - from + 1);
+        size_t k = 0;
+        if (base)
+            frames[k++] = base_frame;
+        for (size_t i = from; i < n; i++) {
+            uint32_t f = path[i];
+            if (frame_map[f] == UINT32_MAX) {
+                size_t len;
+                const char *text = stacks_frame_text(s, f, &len);
+                frame_map[f] = stacks_frame(&out, text, len);
+            }
+            frames[k++] = frame_map[f];
+        }
+        uint32_t to = stacks_add_id(&out, frames, k, 0);
+        for (size_t c = 0; c < ncolumns; c++) {
+            size_t cap;
+            const uint64_t *count = column_counts(s, c, &cap);
+            /* the sums were made once already: they cannot overflow */
+            if (id < cap && count[id])
+                (void)stacks_count_in(&out, c, to, count[id]);
+        }
+    }
+    stacks_use_column(&out, s->column);
+    free(frames);
+    free(frame_map);
+    stacks_free(s);
+    *s = out;
+}
+
 void stacks_root_at_user_code(struct stacks *s, bool benchmark, const char *base,
                               size_t base_len)
 {
@@ -117,50 +172,25 @@ void stacks_root_at_user_code(struct stacks *s, bool benchmark, const char *base
             k++;
         ncommon = k;
     }
-    size_t deepest_shared = ncommon ? ncommon - 1 : 0;
+    rebuild(s, mark, benchmark, ncommon ? ncommon - 1 : 0, base, base_len);
+    free(mark);
+}
 
-    struct stacks out;
-    stacks_init(&out);
-    out.keep_sources = s->keep_sources;
-    uint32_t *frame_map = xmalloc((nframes ? nframes : 1) * sizeof *frame_map);
-    memset(frame_map, 0xff, (nframes ? nframes : 1) * sizeof *frame_map);
-    uint32_t *frames = NULL;
-    size_t frames_cap = 0;
-    uint32_t base_frame = stacks_frame(&out, base, base_len);
-    size_t ncolumns = column_limit(s);
+void stacks_compact(struct stacks *s)
+{
+    size_t nframes = stacks_count_frames(s), nids = stacks_count_ids(s), used = 0;
+    uint8_t *seen = xcalloc(nframes ? nframes : 1, 1);
     for (uint32_t id = 0; id < nids; id++) {
         if (!has_cost(s, id))
             continue;
         size_t n;
         const uint32_t *path = stacks_path(s, id, &n);
-        size_t from = user_start(path, n, mark, benchmark);
-        if (from == SIZE_MAX)
-            from = deepest_shared < n ? deepest_shared : 0;
-        GROW(frames, frames_cap, n - from + 1);
-        size_t k = 0;
-        frames[k++] = base_frame;
-        for (size_t i = from; i < n; i++) {
-            uint32_t f = path[i];
-            if (frame_map[f] == UINT32_MAX) {
-                size_t len;
-                const char *text = stacks_frame_text(s, f, &len);
-                frame_map[f] = stacks_frame(&out, text, len);
-            }
-            frames[k++] = frame_map[f];
-        }
-        uint32_t to = stacks_add_id(&out, frames, k, 0);
-        for (size_t c = 0; c < ncolumns; c++) {
-            size_t cap;
-            const uint64_t *count = column_counts(s, c, &cap);
-            /* the sums were made once already: they cannot overflow */
-            if (id < cap && count[id])
-                (void)stacks_count_in(&out, c, to, count[id]);
+        for (size_t i = 0; i < n; i++) {
+            used += !seen[path[i]];
+            seen[path[i]] = 1;
         }
     }
-    stacks_use_column(&out, s->column);
-    free(frames);
-    free(frame_map);
-    free(mark);
-    stacks_free(s);
-    *s = out;
+    free(seen);
+    if (used < nframes / 2)
+        rebuild(s, NULL, false, 0, NULL, 0);
 }

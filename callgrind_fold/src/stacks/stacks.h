@@ -222,6 +222,10 @@ void stacks_shorten(struct stacks *const *s, size_t n, bool templates);
  * column's total stays. */
 void stacks_root_at_user_code(struct stacks *s, bool benchmark, const char *base,
                               size_t base_len);
+/* The same stacks, every column, rebuilt without the frames no stack
+ * with a cost has when those are most of them (a part's stacks, after a
+ * reader made the frames of every function of its input there). */
+void stacks_compact(struct stacks *s);
 
 /* ---- profile.c ---- */
 /* The call graph of one part of a profile, for one event: functions with
