@@ -725,6 +725,17 @@ static void test_number_text(void)
     report("to_g-as-printf", !bad, why);
 }
 
+/* The "stack count" lines of the current column (stacks_write). */
+static char *written(const struct stacks *s)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    stacks_write(s, f);
+    fclose(f);
+    return text;
+}
+
 /* stacks_root_at_user_code on stacks "frames count" (column 0) with a
  * second column of count * 10 + 1: the lines of column 0 after, and
  * both columns' totals unchanged. */
@@ -746,11 +757,7 @@ static void check_roots(const char *name, const char *const *in, size_t n, bool 
     }
     stacks_use_column(&s, 0);
     stacks_root_at_user_code(&s, benchmark, base, strlen(base));
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    stacks_write(&s, f);
-    fclose(f);
+    char *text = written(&s);
     uint64_t after0 = stacks_total(&s);
     stacks_use_column(&s, 1);
     uint64_t after1 = stacks_total(&s);
@@ -819,11 +826,7 @@ static void test_roots(void)
     stacks_add_text(&s, "a", 1, 6);
     stacks_use_column(&s, 0);
     stacks_compact(&s);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    stacks_write(&s, f);
-    fclose(f);
+    char *text = written(&s);
     uint64_t total0 = stacks_total(&s);
     stacks_use_column(&s, 2);
     report("stacks-compact",
