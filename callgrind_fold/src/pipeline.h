@@ -11,7 +11,7 @@
  * stacks, the call arcs, the inline stage's context, the estimate verdict
  * and, for -f pprof, the counts of every event; for -f html, -f md and
  * -f svg each part kept apart (its own stacks, re-rooted at the user's
- * code for pictures unless --full-stacks). The readers hand it each
+ * code for pictures unless --full-stacks: parts.c). The readers hand it each
  * callgrind part through a struct part_sink (read.h), so read/ knows
  * nothing of the later stages; the writers get a struct render_job
  * (write/job.h) filled from it. main.c only parses options. */
@@ -75,6 +75,30 @@ struct run {
     const char **events;         /* -f html|md: the columns' event names */
     size_t nevents, default_event;
 };
+
+/* parts.c: the parts kept apart (keep_parts). The sink's part_start and
+ * part_end: each part's own stacks, re-rooted for pictures, summed into
+ * run->out (-f svg) or kept in run->parts (-f html, -f md). */
+void parts_sink(struct part_sink *sink);
+void parts_free(struct run *run);
+/* A name two parts share becomes "NAME (2)", "NAME (3)", ... from its
+ * second part on. */
+void parts_number_names(struct run *run);
+
+/* A run's kept parts as the report writers read them (report.h). */
+struct report_view {
+    struct report report;
+    struct report_part *parts;
+};
+/* Views of run->parts (names, stacks, columns) for the report; `title`
+ * unless --title. Free v->parts. */
+void report_view_init(struct report_view *v, const struct run *run, const char *title);
+/* --diff OLD NEW: the parts of both paired by benchmark name, sorted:
+ * those of both runs by the size of the --event's change in percent
+ * (then in counts), largest first; then those removed, then those added,
+ * each in input order. Sets *npairs; the array is the caller's to free. */
+struct report_pair *pair_parts(const struct report *old, const struct report *new,
+                               size_t *npairs);
 
 /* A run reading with these options; `render` decides what is kept
  * besides the stacks (call arcs, notes, sources, every event). */

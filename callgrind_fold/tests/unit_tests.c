@@ -816,7 +816,7 @@ static void test_roots(void)
     struct stacks s;
     stacks_init(&s);
     for (int i = 0; i < 10; i++) {
-        char name[16];
+        char name[32];
         snprintf(name, sizeof name, "unused%d", i);
         stacks_frame(&s, name, strlen(name));
     }
