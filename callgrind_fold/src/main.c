@@ -91,9 +91,9 @@ static const char render_usage_text[] =
     "\n"
     "Pictures (instead of folded stacks):\n"
     "  -f, --format=FMT   folded (default), svg (interactive flame graph),\n"
-    "                     html (one page: a table of the parts, each\n"
-    "                     benchmark's flame graph), md (that table in\n"
-    "                     Markdown, for a CI comment),\n"
+    "                     html (one page: a table of the parts with a\n"
+    "                     cost, each benchmark's flame graph), md (that\n"
+    "                     table in Markdown, for a CI comment),\n"
     "                     speedscope (JSON for speedscope.app), pprof (gzipped\n"
     "                     profile.proto with every event, for go tool pprof),\n"
     "                     dot (call graph\n"
@@ -134,9 +134,7 @@ static const char render_usage_text[] =
     "                     a thread's start routine, else at the deepest frame\n"
     "                     every stack passes through; the frames below become\n"
     "                     one frame naming the process (from \"cmd:\"). Totals\n"
-    "                     stay. Parts without any cost are left out of html\n"
-    "                     and md (CodSpeed's \"Metadata:\" text is shown above\n"
-    "                     the table)\n";
+    "                     stay\n";
 
 static uint64_t parse_part(const char *s)
 {

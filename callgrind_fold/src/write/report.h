@@ -54,8 +54,9 @@ struct report_pair {
 
 struct report_diff {
     const struct report *old, *new;
-    /* Every benchmark once, sorted by the largest change of the default
-       event first (added and removed ones listed after the changes). */
+    /* Every benchmark once: those of both runs sorted by the size of the
+       default event's change in percent (then in counts), largest first;
+       then those removed, then those added, each in input order. */
     const struct report_pair *pairs;
     size_t npairs;
 };
