@@ -97,7 +97,9 @@ static const char render_usage_text[] =
     "  -f, --format=FMT   folded (default), svg (interactive flame graph),\n"
     "                     html (one self-contained page: a table of the parts\n"
     "                     with every event's totals and a flame graph each;\n"
-    "                     with --diff OLD, before and after per benchmark),\n"
+    "                     with --diff OLD NEW, before and after per\n"
+    "                     benchmark), md (that table in Markdown, for a CI\n"
+    "                     comment),\n"
     "                     speedscope (JSON for speedscope.app), pprof (gzipped\n"
     "                     profile.proto with every event, for go tool pprof),\n"
     "                     dot (call graph\n"
@@ -122,7 +124,23 @@ static const char render_usage_text[] =
     "  --diff=BASE        compare with the profile BASE (callgrind.out or\n"
     "                     folded): \"stack before after\" lines, or with -f svg\n"
     "                     a flame graph sized by FILE (the new profile),\n"
-    "                     red where it grew and blue where it shrank\n";
+    "                     red where it grew and blue where it shrank\n"
+    "  --diff OLD NEW     with -f html or md: the parts of two profiles paired\n"
+    "                     by benchmark name (a part's \"desc: Trigger: Client\n"
+    "                     Request: NAME\", else \"part N\"; a name repeated in\n"
+    "                     one profile is numbered \"NAME (2)\", ...), each\n"
+    "                     with its total before and after and the change in\n"
+    "                     percent, largest change of the --event first, then\n"
+    "                     benchmarks removed and added. md: a second table\n"
+    "                     gives the change of every other event\n"
+    "  --full-stacks      svg, html: keep every frame. By default a part's\n"
+    "                     picture starts where the user's code starts: a\n"
+    "                     benchmark at the frame above CodSpeed's\n"
+    "                     __codspeed_root_frame__, a whole program at main or\n"
+    "                     a thread's start routine, else at the deepest frame\n"
+    "                     every stack passes through; the frames below become\n"
+    "                     one frame naming the process (from \"cmd:\"). Totals\n"
+    "                     stay\n";
 
 static uint64_t parse_part(const char *s)
 {
@@ -165,7 +183,7 @@ enum {
     OPT_EVENT = 256, OPT_PART, OPT_RESOLUTION, OPT_FRAME, OPT_KEEP_CLONES,
     OPT_INLINE, OPT_DEBUG_DIR, OPT_INLINE_CACHE,
     OPT_TITLE, OPT_SUBTITLE, OPT_WIDTH, OPT_MINWIDTH, OPT_INVERTED,
-    OPT_COUNTNAME, OPT_COLORS, OPT_NODE_THRES, OPT_EDGE_THRES, OPT_DIFF
+    OPT_COUNTNAME, OPT_COLORS, OPT_NODE_THRES, OPT_EDGE_THRES, OPT_DIFF, OPT_FULL_STACKS
 };
 
 static const struct option long_options[] = {
@@ -192,6 +210,7 @@ static const struct option long_options[] = {
     {"node-thres", required_argument, NULL, OPT_NODE_THRES},
     {"edge-thres", required_argument, NULL, OPT_EDGE_THRES},
     {"diff", required_argument, NULL, OPT_DIFF},
+    {"full-stacks", no_argument, NULL, OPT_FULL_STACKS},
     {NULL, 0, NULL, 0}};
 
 /* '-': operands come back in order as code 1, so options and files can
@@ -239,6 +258,7 @@ static bool shows_short_names(enum render_format f)
         return true;
     case FORMAT_FOLDED:
     case FORMAT_PPROF:
+    case FORMAT_MD: /* names of benchmarks, not of frames */
         return false;
     }
     return false;
@@ -329,8 +349,8 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
             break;
         case 'f':
             if (!render_parse_format(v, &opt->render.format))
-                usage_error("--format wants folded, svg, html, speedscope, pprof, dot, png "
-                            "or svg-graph, not '%s'", v);
+                usage_error("--format wants folded, svg, html, md, speedscope, pprof, dot, "
+                            "png or svg-graph, not '%s'", v);
             break;
         case OPT_TITLE:
             opt->render.title = text(v, "--title");
@@ -364,6 +384,9 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
             else
                 usage_error("--colors wants 'name' or 'obj', not '%s'", v);
             break;
+        case OPT_FULL_STACKS:
+            opt->render.full_stacks = true;
+            break;
         case OPT_DIFF:
             opt->render.diff_base = text(v, "--diff");
             break;
@@ -376,9 +399,14 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
     if (*ninputs == 0)
         inputs[(*ninputs)++] = "-";
     enum render_format f = opt->render.format;
-    if (opt->render.diff_base && f != FORMAT_FOLDED && f != FORMAT_SVG && f != FORMAT_HTML)
-        usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph, "
-                          "with -f html a report page; not other formats");
+    bool report = f == FORMAT_HTML || f == FORMAT_MD;
+    if (opt->render.diff_base && f != FORMAT_FOLDED && f != FORMAT_SVG && !report)
+        usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph, or "
+                          "with -f html|md the parts paired by benchmark; not other "
+                          "formats");
+    if (opt->render.diff_base && report && *ninputs != 1)
+        usage_error("%s", "--diff OLD NEW with -f html|md compares two profiles: "
+                          "give one NEW file after OLD");
     /* Pictures show short names unless --frame says otherwise (their
      * tooltips show the raw ones). */
     if (!frame_given && shows_short_names(f))

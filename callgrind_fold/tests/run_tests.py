@@ -769,6 +769,10 @@ def main():
         demo = demos.get(tag)
         html_tests.run_all(binary, os.path.abspath(demo) if demo else None, tag, report, check,
                            browser=not tag)
+    # Parts kept apart, -f md, --diff OLD NEW, rooted pictures (issue 29)
+    import report_tests
+    for binary, tag in binaries:
+        report_tests.run_all(binary, tag, check, WORK)
 
     # The folded tree of callgrind --dump-folded=yes: tests/tree_tests.py
     import tree_tests

@@ -847,6 +847,118 @@ static void test_number_text(void)
     report("to_g-as-printf", !bad, why);
 }
 
+/* The "stack count" lines of the current column (stacks_write). */
+static char *written(const struct stacks *s)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    stacks_write(s, f);
+    fclose(f);
+    return text;
+}
+
+/* stacks_root_at_user_code on stacks "frames count" (column 0) with a
+ * second column of count * 10 + 1: the lines of column 0 after, and
+ * both columns' totals unchanged. */
+static void check_roots(const char *name, const char *const *in, size_t n, bool benchmark,
+                        const char *base, const char *want)
+{
+    struct stacks s;
+    stacks_init(&s);
+    uint64_t before[2] = {0, 0};
+    for (size_t i = 0; i < n; i++) {
+        const char *sp = strrchr(in[i], ' ');
+        uint64_t count = strtoull(sp + 1, NULL, 10);
+        stacks_use_column(&s, 0);
+        stacks_add_text(&s, in[i], (size_t)(sp - in[i]), count);
+        stacks_use_column(&s, 1);
+        stacks_add_text(&s, in[i], (size_t)(sp - in[i]), count ? count * 10 + 1 : 0);
+        before[0] += count;
+        before[1] += count ? count * 10 + 1 : 0;
+    }
+    stacks_use_column(&s, 0);
+    stacks_root_at_user_code(&s, benchmark, base, strlen(base));
+    char *text = written(&s);
+    uint64_t after0 = stacks_total(&s);
+    stacks_use_column(&s, 1);
+    uint64_t after1 = stacks_total(&s);
+    char why[512];
+    snprintf(why, sizeof why, "totals %llu %llu, want %llu %llu; got %s",
+             (unsigned long long)after0, (unsigned long long)after1,
+             (unsigned long long)before[0], (unsigned long long)before[1], text);
+    report(name, strcmp(text, want) == 0 && after0 == before[0] && after1 == before[1], why);
+    free(text);
+    stacks_free(&s);
+}
+
+/* Pictures start where the user's code starts (roots.c). */
+static void test_roots(void)
+{
+    const char *codspeed[] = {
+        "(below main);__libc_start_main;node::Start;Function:run file:///b.mjs:3;"
+        "Function:__codspeed_root_frame__ file:///c.js:9;Function:fib file:///b.mjs:5;"
+        "Function:fib file:///b.mjs:5 10",
+        "(below main);__libc_start_main;node::Start;Function:run file:///b.mjs:3;"
+        "Function:__codspeed_root_frame__ file:///c.js:9;Function:fib file:///b.mjs:5 7",
+        "(below main);__libc_start_main;node::Start;Function:run file:///b.mjs:3;"
+        "Function:__codspeed_root_frame__ file:///c.js:9 2",
+        "(below main);__libc_start_main;node::Start;Builtins_CallFunction 3",
+        "(below main);__libc_start_main;never 0",
+    };
+    check_roots("roots-codspeed", codspeed, 5, true, "node",
+                "node;Function:__codspeed_root_frame__ file:///c.js:9 2\n"
+                "node;Function:fib file:///b.mjs:5 7\n"
+                "node;Function:fib file:///b.mjs:5;Function:fib file:///b.mjs:5 10\n"
+                "node;node::Start;Builtins_CallFunction 3\n");
+    const char *program[] = {
+        "0x000000000001ab70;(below main);__libc_start_main@@GLIBC_2.34;(below main);main;"
+        "parse 5",
+        "0x000000000001ab70;(below main);__libc_start_main@@GLIBC_2.34;(below main);main 2",
+        "clone3;start_thread;worker;compute 4",
+        "clone3;start_thread 1",
+        "_dl_start;_dl_init 1",
+    };
+    check_roots("roots-whole-program", program, 5, false, "cc1",
+                "cc1;_dl_start;_dl_init 1\ncc1;main 2\ncc1;main;parse 5\ncc1;start_thread 1\n"
+                "cc1;worker;compute 4\n");
+    /* --frame=fn+obj: "main [cc1]" is main */
+    const char *with_object[] = {"_start [cc1];(below main) [libc.so.6];main [cc1];f [cc1] 3"};
+    check_roots("roots-main-with-object", with_object, 1, false, "cc1",
+                "cc1;main [cc1];f [cc1] 3\n");
+    /* neither: the deepest frame every stack with a cost passes through */
+    const char *plain[] = {"harness;loop;bench;x 3", "harness;loop;bench;y 4",
+                           "harness;loop;bench 1", "harness;other 0"};
+    check_roots("roots-deepest-shared", plain, 4, true, "proc",
+                "proc;bench 1\nproc;bench;x 3\nproc;bench;y 4\n");
+    const char *one[] = {"a;b;c 5"};
+    check_roots("roots-one-stack", one, 1, true, "p", "p;c 5\n");
+
+    /* stacks_compact: frames of no stack with a cost go, when most are */
+    struct stacks s;
+    stacks_init(&s);
+    for (int i = 0; i < 10; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "unused%d", i);
+        stacks_frame(&s, name, strlen(name));
+    }
+    stacks_add_text(&s, "a;b", 3, 4);
+    stacks_add_text(&s, "unused3", 7, 0);
+    stacks_use_column(&s, 2);
+    stacks_add_text(&s, "a", 1, 6);
+    stacks_use_column(&s, 0);
+    stacks_compact(&s);
+    char *text = written(&s);
+    uint64_t total0 = stacks_total(&s);
+    stacks_use_column(&s, 2);
+    report("stacks-compact",
+           stacks_count_frames(&s) == 2 && strcmp(text, "a;b 4\n") == 0 && total0 == 4 &&
+               stacks_total(&s) == 6 && stacks_count_ids(&s) == 2,
+           text);
+    free(text);
+    stacks_free(&s);
+}
+
 int main(int argc, char **argv)
 {
     test_apportion();
@@ -856,6 +968,7 @@ int main(int argc, char **argv)
     test_events();
     test_stacks_sorted();
     test_stacks_sorted_deep();
+    test_roots();
     test_readers();
     test_tree_reader();
     test_page_end();

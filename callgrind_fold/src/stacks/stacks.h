@@ -16,7 +16,8 @@
  * kept to the unit. graph.c holds the views of the graph that estimate
  * walks. frames.c turns a function into its frame text (clone folding,
  * ";" escaping, "[object]"), shortname.c frame texts into readable ones
- * (--frame=short). callarcs.c keeps the call graph for -f dot.
+ * (--frame=short), roots.c re-roots a part's stacks at the user's code
+ * for pictures. callarcs.c keeps the call graph for -f dot.
  * Depends on util/ only. */
 #ifndef CF_STACKS_STACKS_H
 #define CF_STACKS_STACKS_H
@@ -234,6 +235,22 @@ const char *shortnames_make(struct shortnames *sn, const char *name, size_t len,
 struct callarcs;
 void stacks_shorten(struct stacks *const *s, size_t n, bool templates,
                     struct callarcs *arcs);
+
+/* ---- roots.c ---- */
+/* Pictures start where the user's code starts: every stack of s (every
+ * column) loses the frames below the user's first frame and starts with
+ * one frame `base` (the process) instead. The user's first frame: for a
+ * benchmark (a part a client request triggered) the one above CodSpeed's
+ * __codspeed_root_frame__, for a whole program `main` or a thread's
+ * start routine (above start_thread), else the deepest frame every stack
+ * with a cost passes through. Stacks that become alike are summed: every
+ * column's total stays. */
+void stacks_root_at_user_code(struct stacks *s, bool benchmark, const char *base,
+                              size_t base_len);
+/* The same stacks, every column, rebuilt without the frames no stack
+ * with a cost has when those are most of them (a part's stacks, after a
+ * reader made the frames of every function of its input there). */
+void stacks_compact(struct stacks *s);
 
 /* ---- profile.c ---- */
 /* The call graph of one part of a profile, for one event: functions with
