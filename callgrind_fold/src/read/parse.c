@@ -8,6 +8,7 @@
 #include "failure.h"
 #include "events.h"
 #include "lex.h"
+#include "scan.h"
 #include "util/util.h"
 
 #include <ctype.h>
@@ -893,6 +894,71 @@ static inline const char *fast_cost_line(struct parser *P, const char *p, size_t
     return p;
 }
 
+/* Whether a run of cost lines can go through plain_self_costs(): one
+ * event column, no subposition values wanted, no other events, and the
+ * costs are the current function's own (no pending call, no inlined
+ * frame). */
+static bool plain_self_costs_apply(const struct parser *P)
+{
+    return P->single_column != SIZE_MAX && !P->part.by_address &&
+           !(P->t->opt.want_lines && P->line_pos != SIZE_MAX) && P->nothers == 0 &&
+           !P->call_pending && P->inlined == NO_NODE && P->function != NO_NODE;
+}
+
+/* The run of self-cost lines at p, the commonest lines of all, each
+ * checked whole with bit masks (scan.h) and only its selected cost read.
+ * Their sum is kept here and added to the function once: it cannot
+ * overflow there, for a line whose cost would make the function's or the
+ * total self cost overflow is left, as any line plain_cost_line() does
+ * not take, to the per-line paths, which give the error at its line.
+ * Stops LINE_BITS_MAX bytes before limit (line_bits() reads that far).
+ * Returns where it stopped. */
+static inline __attribute__((always_inline)) const char *
+plain_self_costs_npos(struct parser *P, const char *p, const char *limit, size_t npos)
+{
+    struct fn_node *node = &P->prof->nodes[P->function];
+    uint64_t most = node->self > P->prof->total_self ? node->self : P->prof->total_self;
+    uint64_t room = UINT64_MAX - most, sum = 0, lines = 0;
+    size_t ncolumns = P->events.ncolumns, one = P->single_column;
+    while (limit - p >= LINE_BITS_MAX && is_cost_line_start(*p)) {
+        uint64_t costs;
+        unsigned len;
+        if (!plain_cost_line(p, npos, ncolumns, &costs, &len))
+            break;
+        for (size_t i = 0; i < one && costs; i++)
+            costs &= costs - 1; /* to the selected column's */
+        uint64_t cost = costs ? plain_decimal(p + __builtin_ctzll(costs)) : 0;
+        if (cost > room)
+            break;
+        room -= cost;
+        sum += cost;
+        lines++;
+        p += len + 1;
+    }
+    if (lines) {
+        P->r->lineno += lines;
+        node->self += sum;
+        P->prof->total_self += sum;
+        P->jump_pending = false;
+    }
+    return p;
+}
+
+/* plain_self_costs_npos() made for the usual numbers of subpositions
+ * ("positions: line", "instr line"): with npos a constant, the compiler
+ * unrolls plain_cost_line()'s loop over them. */
+static const char *plain_self_costs(struct parser *P, const char *p, const char *limit)
+{
+    switch (P->npositions) {
+    case 1:
+        return plain_self_costs_npos(P, p, limit, 1);
+    case 2:
+        return plain_self_costs_npos(P, p, limit, 2);
+    default:
+        return plain_self_costs_npos(P, p, limit, P->npositions);
+    }
+}
+
 /* The cost lines at the reader's position, as many as follow each other
  * in its buffer, read in place; the first other line (or a cost line the
  * fast path does not take) is left for lr_next(). */
@@ -914,6 +980,10 @@ static void fast_cost_lines(struct parser *P)
      * window that long to hold one */
     bool may_be_long = (size_t)(limit - p) > r->max_line;
     while (p < limit) {
+        if (plain_self_costs_apply(P))
+            p = plain_self_costs(P, p, limit);
+        if (p == limit)
+            break;
         char c = *p;
         if (!(is_digit(c) || c == '+' || c == '-' || c == '*'))
             break;

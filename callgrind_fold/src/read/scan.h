@@ -1,0 +1,196 @@
+/* Whole-line scanning for the callgrind.out reader's hot loop (parse.c):
+ * a cost line is classified 16 bytes at a time into bit masks (one bit
+ * per byte: digit, space), and its shape is then checked with a few mask
+ * operations instead of a compare and a branch per byte.
+ *
+ * Why: four lines in five of a callgrind.out are short cost lines
+ * ("+3 0 15 0 0 2"), and when one event is folded only one of their
+ * numbers is needed; the rest must only be known to be valid.  Byte
+ * loops spent ~10 instructions per byte on that; the masks cost ~1.
+ *
+ * Nothing here reports an error: a line that is not plainly valid makes
+ * these return false, and the reader reads it again with the exact
+ * scanners (lex.h, parse.c), which accept or reject it with their
+ * messages.  So what is accepted, and every error, stays the same. */
+#ifndef CF_SCAN_H
+#define CF_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* How many bytes line_bits() may read at p: the caller makes sure they
+ * can be read.  Longer lines are left to the byte scanners. */
+#define LINE_BITS_MAX 64
+
+/* Bits at and after len may be set or not (the SSE2 version classifies
+ * the 16 bytes that hold the '\n' whole): users mask them off. */
+struct line_bits {
+    uint64_t digit;   /* bit i: p[i] is '0'-'9' */
+    uint64_t blank;   /* bit i: p[i] is ' '; a tab is "other" */
+    unsigned len;     /* index of the line's '\n'; LINE_BITS_MAX if it is
+                       * not in the first LINE_BITS_MAX - 1 bytes */
+};
+
+/* The portable version, a byte at a time; also the reference the SSE2
+ * version is tested against (unit_tests.c). */
+static inline void line_bits_bytes(const char *p, struct line_bits *b)
+{
+    b->digit = b->blank = 0;
+    for (unsigned i = 0; i < LINE_BITS_MAX - 1; i++) {
+        char c = p[i];
+        if (c == '\n') {
+            b->len = i;
+            return;
+        }
+        b->digit |= (uint64_t)((unsigned char)(c - '0') < 10) << i;
+        b->blank |= (uint64_t)(c == ' ') << i;
+    }
+    b->len = LINE_BITS_MAX;
+}
+
+/* The bytes of the line at p classified; reads up to LINE_BITS_MAX bytes
+ * (stops after the 16 that hold the '\n'). */
+static inline void line_bits(const char *p, struct line_bits *b)
+{
+#ifdef __SSE2__
+    /* Three compares and three movemasks per 16 bytes, where the byte
+     * loop takes a load, two compares and two branches per byte. */
+    const __m128i newline = _mm_set1_epi8('\n'), space = _mm_set1_epi8(' ');
+    const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+    uint64_t digit = 0, blank = 0;
+#pragma GCC unroll 4 /* constant shifts, and no loop for the usual short line */
+    for (unsigned at = 0; at < LINE_BITS_MAX; at += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + at));
+        /* a digit: v - '0' is 0..9, i.e. unchanged by min(., 9) */
+        __m128i d = _mm_sub_epi8(v, zero);
+        d = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
+        digit |= (uint64_t)(unsigned)_mm_movemask_epi8(d) << at;
+        blank |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, space)) << at;
+        unsigned nl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, newline));
+        if (nl) {
+            b->digit = digit;
+            b->blank = blank;
+            b->len = at + (unsigned)__builtin_ctz(nl);
+            if (b->len >= LINE_BITS_MAX - 1)
+                break; /* as line_bits_bytes(): '\n' at 63 is too far */
+            return;
+        }
+    }
+    b->len = LINE_BITS_MAX;
+#else
+    line_bits_bytes(p, b);
+#endif
+}
+
+/* Bits set in m, without a library call (the compiler's popcount is one
+ * on a plain x86-64 target); used only for the rare long line. */
+static inline unsigned bit_count(uint64_t m)
+{
+    m = m - ((m >> 1) & 0x5555555555555555u);
+    m = (m & 0x3333333333333333u) + ((m >> 2) & 0x3333333333333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return (unsigned)((m * 0x0101010101010101u) >> 56);
+}
+
+/* Whether m has a run of 20 or more set bits: numbers of up to 19
+ * digits cannot overflow 64 bits; longer ones are the exact path's. */
+static inline bool has_run_of_20(uint64_t m)
+{
+    m &= m >> 1;  /* bit i: a run of 2 starts at i */
+    m &= m >> 2;  /* 4 */
+    m &= m >> 4;  /* 8 */
+    m &= m >> 8;  /* 16 */
+    m &= m >> 4;  /* 20 */
+    return m != 0;
+}
+
+/* Whether c may start a cost line: '*', '+', '-' or a digit, tested
+ * with one subtraction and one bit of a constant (bit k: '*' + k). */
+static inline bool is_cost_line_start(char c)
+{
+    const uint32_t starts = 1u << 0 | 1u << ('+' - '*') | 1u << ('-' - '*') |
+                            0x3ffu << ('0' - '*');
+    unsigned k = (unsigned char)(c - '*');
+    return k < 32 && (starts >> k & 1);
+}
+
+/* A cost line in the plain form (its LINE_BITS_MAX bytes can be read): npos subpositions, each "*" or
+ * an optional sign and decimal digits, then at most max_costs decimal
+ * costs; tokens separated by spaces (trailing spaces allowed), numbers of
+ * 1 to 19 digits, the '\n' within the first 63 bytes.  Returns the bits
+ * of the costs' first bytes (0: no costs) and sets *len to the line's
+ * length; false for anything else ("0x" hex, tabs, '\r', junk, too few
+ * subpositions, too many costs, a long number or line): the caller then
+ * reads the line with the exact scanners. */
+static inline __attribute__((always_inline)) bool
+plain_cost_line(const char *p, size_t npos, size_t max_costs, uint64_t *cost_starts,
+                unsigned *len)
+{
+    struct line_bits b;
+    line_bits(p, &b);
+    if (b.len >= LINE_BITS_MAX - 1)
+        return false;
+    uint64_t line = ((uint64_t)1 << b.len) - 1;
+    uint64_t digit = b.digit & line;
+    uint64_t token = line & ~b.blank;
+    if (!(token & 1))
+        return false; /* an empty line, or one that starts with a blank */
+    uint64_t starts = token & ~(token << 1);  /* after a space, or at 0 */
+    /* The first cost's start: the (npos + 1)th token's.  Clearing the
+     * lowest bit of 0 leaves 0, so no test inside the loop. */
+    uint64_t last_position = starts;
+    for (size_t i = 1; i < npos; i++)
+        last_position &= last_position - 1;
+    if (!last_position && npos)
+        return false; /* fewer subpositions than "positions:" */
+    uint64_t costs = npos ? last_position & (last_position - 1) : starts;
+    /* The subpositions' bytes: those before the first cost (all of them
+     * if there is none: then costs & -costs is 0, and 0 - 1 all ones). */
+    uint64_t positions = (costs & -costs) - 1;
+    /* What is neither digit nor space may only be the first byte of a
+     * subposition: "+N", "-N" or a lone "*". */
+    uint64_t other = token & ~digit;
+    if (other & ~(starts & positions))
+        return false;
+    if (other == 1) {
+        /* the usual one, the first byte ("+3 0 1", "* 0 4"), on its own
+         * to spare the loop below its branches */
+        if (p[0] == '*' ? (digit & 2) : !((p[0] == '+' || p[0] == '-') && (digit & 2)))
+            return false;
+    } else {
+        for (uint64_t o = other; o; o &= o - 1) {
+            unsigned i = (unsigned)__builtin_ctzll(o);
+            bool digit_next = (digit >> (i + 1)) & 1;
+            if (p[i] == '*' ? digit_next : !((p[i] == '+' || p[i] == '-') && digit_next))
+                return false;
+        }
+    }
+    if (b.len > 19 && has_run_of_20(digit))
+        return false;
+    /* A cost takes two bytes but the last: a line shorter than twice
+     * max_costs cannot have too many, so most need no count. */
+    if (b.len >= 2 * max_costs && bit_count(costs) > max_costs)
+        return false;
+    *cost_starts = costs;
+    *len = b.len;
+    return true;
+}
+
+/* The decimal number at p, of 1 to 19 digits (plain_cost_line() checked
+ * them): no overflow or length test. */
+static inline uint64_t plain_decimal(const char *p)
+{
+    uint64_t v = 0;
+    unsigned d;
+    while ((d = (unsigned char)(*p - '0')) < 10) {
+        v = v * 10 + d;
+        p++;
+    }
+    return v;
+}
+
+#endif
