@@ -684,9 +684,8 @@ add_line_cost(struct parser *P, struct part *pt, bool call, uint64_t addr, uint6
             if (!part_add_call_at(pt, caller, P->callee, addr, cost, P->call_count))
                 fail(P, "call cost sum overflows 64 bits");
         } else {
-            if (!profile_add_call(prof, caller, P->callee, cost))
+            if (!profile_add_counted_call(prof, caller, P->callee, cost, P->call_count))
                 fail(P, "call cost sum overflows 64 bits");
-            profile_add_call_count(prof, caller, P->callee, P->call_count);
         }
         return;
     }
@@ -894,111 +893,6 @@ static inline const char *fast_cost_line(struct parser *P, const char *p, size_t
     return p;
 }
 
-/* Whether a run of cost lines can go through plain_self_costs(): one
- * event column, no subposition values wanted, no other events, and the
- * costs are the current function's own (no pending call, no inlined
- * frame). */
-static bool plain_self_costs_apply(const struct parser *P)
-{
-    return P->single_column != SIZE_MAX && !P->part.by_address &&
-           !(P->t->opt.want_lines && P->line_pos != SIZE_MAX) && P->nothers == 0 &&
-           !P->call_pending && P->inlined == NO_NODE && P->function != NO_NODE;
-}
-
-/* The run of self-cost lines at p, the commonest lines of all, each
- * checked whole with bit masks (scan.h) and only its selected cost read.
- * Their sum is kept here and added to the function once: it cannot
- * overflow there, for a line whose cost would make the function's or the
- * total self cost overflow is left, as any line plain_cost_line() does
- * not take, to the per-line paths, which give the error at its line.
- * Stops LINE_BITS_MAX bytes before limit (line_bits() reads that far).
- * Returns where it stopped. */
-static inline __attribute__((always_inline)) const char *
-plain_self_costs_npos(struct parser *P, const char *p, const char *limit, size_t npos)
-{
-    struct fn_node *node = &P->prof->nodes[P->function];
-    uint64_t most = node->self > P->prof->total_self ? node->self : P->prof->total_self;
-    uint64_t room = UINT64_MAX - most, sum = 0, lines = 0;
-    size_t ncolumns = P->events.ncolumns, one = P->single_column;
-    while (limit - p >= LINE_BITS_MAX && is_cost_line_start(*p)) {
-        uint64_t costs;
-        unsigned len;
-        if (!plain_cost_line(p, npos, ncolumns, &costs, &len))
-            break;
-        for (size_t i = 0; i < one && costs; i++)
-            costs &= costs - 1; /* to the selected column's */
-        uint64_t cost = costs ? plain_decimal(p + __builtin_ctzll(costs)) : 0;
-        if (cost > room)
-            break;
-        room -= cost;
-        sum += cost;
-        lines++;
-        p += len + 1;
-    }
-    if (lines) {
-        P->r->lineno += lines;
-        node->self += sum;
-        P->prof->total_self += sum;
-        P->jump_pending = false;
-    }
-    return p;
-}
-
-/* plain_self_costs_npos() made for the usual numbers of subpositions
- * ("positions: line", "instr line"): with npos a constant, the compiler
- * unrolls plain_cost_line()'s loop over them. */
-static const char *plain_self_costs(struct parser *P, const char *p, const char *limit)
-{
-    switch (P->npositions) {
-    case 1:
-        return plain_self_costs_npos(P, p, limit, 1);
-    case 2:
-        return plain_self_costs_npos(P, p, limit, 2);
-    default:
-        return plain_self_costs_npos(P, p, limit, P->npositions);
-    }
-}
-
-/* The cost lines at the reader's position, as many as follow each other
- * in its buffer, read in place; the first other line (or a cost line the
- * fast path does not take) is left for lr_next(). */
-static void fast_cost_lines(struct parser *P)
-{
-    struct linereader *r = P->r;
-    const char *p, *limit;
-    lr_window(r, &p, &limit);
-    if (p == limit)
-        return;
-    if (P->cols_cap < P->events.ncolumns) {
-        P->cols_cap = P->events.ncolumns;
-        P->cols = xrealloc(P->cols, P->cols_cap * sizeof *P->cols);
-    }
-    /* as in cost_line(): which subpositions' values are wanted */
-    size_t ipos = P->part.by_address ? P->instr_pos : SIZE_MAX;
-    size_t lpos = P->t->opt.want_lines ? P->line_pos : SIZE_MAX;
-    /* a line longer than 64 MiB is lr_next()'s to report; it takes a
-     * window that long to hold one */
-    bool may_be_long = (size_t)(limit - p) > r->max_line;
-    while (p < limit) {
-        if (plain_self_costs_apply(P))
-            p = plain_self_costs(P, p, limit);
-        if (p == limit)
-            break;
-        char c = *p;
-        if (!(is_digit(c) || c == '+' || c == '-' || c == '*'))
-            break;
-        uint64_t addr = 0, line = 0, cost;
-        const char *nl = fast_cost_line(P, p, ipos, lpos, &addr, &line, &cost);
-        if (!nl || (may_be_long && (size_t)(nl - p) > r->max_line))
-            break;
-        r->lineno++; /* before cost_line_values(), whose errors cite it */
-        cost_line_values(P, addr, line, cost);
-        p = nl + 1;
-    }
-    lr_skip_to(r, p);
-}
-
-
 /* "cfni=NAME": the costs that follow, up to the next "cfni=" or "fn=",
  * are of code inlined from NAME into the current function ("???": its
  * own code again).  They go to a frame "NAME [inlined]" below it, named as
@@ -1132,6 +1026,35 @@ static uint64_t check_arc(struct parser *P, const char *p, const char *end, bool
     return check_arc_exact(P, p, end, two_counts);
 }
 
+/* "fn=": the lines that follow are function `name`'s. */
+static void enter_function(struct parser *P, uint32_t name)
+{
+    P->function = function_node(P, P->object, P->file, name);
+    P->prof->nodes[P->function].defined = true;
+    for (size_t k = 0; k < P->nothers && P->part.by_address; k++)
+        P->others[k].part.prof.nodes[P->function].defined = true;
+    P->call_object = P->call_file = P->call_name = NO_NAME;
+    P->inlined = NO_NODE;
+    P->last_instr = 0; /* callgrind restarts positions per function */
+    P->last_line = 0;
+}
+
+/* "calls=": its count read (first), the callee's node made; its cost
+ * line comes next. */
+static void start_call(struct parser *P, uint64_t first)
+{
+    P->call_count = first;
+    if (P->function == NO_NODE)
+        fail(P, "\"calls=\" line before any \"fn=\" line");
+    if (P->call_name == NO_NAME)
+        fail(P, "\"calls=\" line without a \"cfn=\" line naming the callee");
+    P->callee = function_node(
+        P, P->call_object != NO_NAME ? P->call_object : P->object,
+        P->call_file != NO_NAME ? P->call_file : P->file, P->call_name);
+    P->call_pending = true;
+    P->call_line = P->r->lineno;
+}
+
 static void position_line(struct parser *P, const char *key, size_t keylen,
                           const char *value, const char *end)
 {
@@ -1142,15 +1065,7 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
     switch (keylen) {
     case 2:
         if (key_is(key, 2, "fn")) {
-            uint32_t name = parse_name(P, KIND_FUNCTION, value, end);
-            P->function = function_node(P, P->object, P->file, name);
-            P->prof->nodes[P->function].defined = true;
-            for (size_t k = 0; k < P->nothers && P->part.by_address; k++)
-                P->others[k].part.prof.nodes[P->function].defined = true;
-            P->call_object = P->call_file = P->call_name = NO_NAME;
-            P->inlined = NO_NODE;
-            P->last_instr = 0; /* callgrind restarts positions per function */
-            P->last_line = 0;
+            enter_function(P, parse_name(P, KIND_FUNCTION, value, end));
         } else if (key_is(key, 2, "ob")) {
             P->object = parse_name(P, KIND_OBJECT, value, end);
             note_object(P, P->object);
@@ -1203,21 +1118,211 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
         return;
     case 5:
         if (key_is(key, 5, "calls")) {
-            P->call_count = check_arc(P, value, end, false);
-            if (P->function == NO_NODE)
-                fail(P, "\"calls=\" line before any \"fn=\" line");
-            if (P->call_name == NO_NAME)
-                fail(P, "\"calls=\" line without a \"cfn=\" line naming the callee");
-            P->callee = function_node(
-                P, P->call_object != NO_NAME ? P->call_object : P->object,
-                P->call_file != NO_NAME ? P->call_file : P->file, P->call_name);
-            P->call_pending = true;
-            P->call_line = P->r->lineno;
+            start_call(P, check_arc(P, value, end, false));
             return;
         }
         break;
     }
     fail(P, "unknown line type \"%.*s=\"", (int)keylen, key);
+}
+
+/* "(N)" at p, ending at end, naming a function, file or object id
+ * already defined: sets *name.  False for anything else (parse_name()
+ * reads it then, and gives the error if there is one). */
+static bool known_name_id(const struct parser *P, enum name_kind kind, const char *p,
+                          const char *end, uint32_t *name)
+{
+    uint64_t id;
+    const char *close = scan_udec(p, &id);
+    if (!close || close[0] != ')' || close + 1 != end || id >= P->dense_cap[kind])
+        return false;
+    *name = P->dense_ids[kind][id];
+    return *name != NO_NAME;
+}
+
+/* The line at p when it is one of the commonest after cost lines, in
+ * the form callgrind writes them: "jcnd=", "jump=", "calls=", and "cfn="
+ * or "fn=" with a known compressed id ("cfn=(12)").  Done as
+ * position_line() does it, without lr_next()'s search for the line's end
+ * (b, from line_bits(), has it), parse_line()'s for a NUL byte (the forms
+ * taken have none) and its dispatch on the key.  Returns the next line's
+ * start, or NULL, with nothing done, for any other line or form:
+ * parse_line() then reads it, and gives the error if there is one. */
+static const char *fast_position_line(struct parser *P, const char *p,
+                                      const struct line_bits *b)
+{
+    if (b->len >= LINE_BITS_MAX - 1 || P->call_pending)
+        return NULL;
+    const char *end = p + b->len;
+    uint64_t count;
+    uint32_t name;
+    if (memcmp(p, "jcnd=", 5) == 0 || memcmp(p, "jump=", 5) == 0) {
+        if (!fast_arc(P, p + 5, end, p[1] == 'c', &count))
+            return NULL;
+        P->jump_pending = true; /* its source position line follows */
+    } else if (memcmp(p, "calls=", 6) == 0) {
+        if (P->function == NO_NODE || P->call_name == NO_NAME ||
+            !fast_arc(P, p + 6, end, false, &count))
+            return NULL;
+        P->jump_pending = false;
+        P->r->lineno++; /* start_call() notes it */
+        start_call(P, count);
+        return end + 1;
+    } else if (memcmp(p, "cfn=(", 5) == 0) {
+        if (!known_name_id(P, KIND_FUNCTION, p + 5, end, &name))
+            return NULL;
+        P->jump_pending = false;
+        P->call_name = name;
+    } else if (memcmp(p, "fn=(", 4) == 0) {
+        if (!known_name_id(P, KIND_FUNCTION, p + 4, end, &name))
+            return NULL;
+        P->jump_pending = false;
+        enter_function(P, name);
+    } else {
+        return NULL;
+    }
+    P->r->lineno++;
+    return end + 1;
+}
+
+/* Whether cost lines can go through plain_lines(): one event column, no
+ * subposition values wanted (no --inline, no source lines kept) and no
+ * other events. */
+static bool plain_lines_apply(const struct parser *P)
+{
+    return P->single_column != SIZE_MAX && !P->part.by_address &&
+           !(P->t->opt.want_lines && P->line_pos != SIZE_MAX) && P->nothers == 0;
+}
+
+/* The lines at p, classified whole with bit masks (scan.h, line_bits())
+ * while they are cost lines of the plain form, whose selected cost is
+ * then all that is read, or position lines fast_position_line() takes.
+ *
+ * The self costs of a function's run of cost lines, four lines in five,
+ * are summed here and added to it once, before any other line.  The sum
+ * cannot overflow there: a line whose cost would make the function's or
+ * the total self cost overflow goes, as any cost line of calls or of
+ * inlined code, to cost_line_values(), which gives the error at its line.
+ * Stops LINE_BITS_MAX bytes before limit (line_bits() reads that far) and
+ * at any line neither takes; returns where it stopped. */
+static inline __attribute__((always_inline)) const char *
+plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos)
+{
+    size_t ncolumns = P->events.ncolumns, one = P->single_column;
+    struct fn_node *node = NULL; /* the function `sum` is of, if any */
+    uint64_t sum = 0, room = 0;
+    while (limit - p >= LINE_BITS_MAX) {
+        struct line_bits b;
+        line_bits(p, &b);
+        uint64_t costs;
+        if (!plain_cost_line(p, &b, npos, ncolumns, &costs)) {
+            if (node) { /* the position line may change the function */
+                node->self += sum;
+                P->prof->total_self += sum;
+                node = NULL;
+            }
+            const char *next = fast_position_line(P, p, &b);
+            if (!next)
+                break;
+            p = next;
+            continue;
+        }
+        for (size_t i = 0; i < one && costs; i++)
+            costs &= costs - 1; /* to the selected column's */
+        uint64_t cost = costs ? plain_cost_at(p, &b, (unsigned)__builtin_ctzll(costs)) : 0;
+        p += b.len + 1;
+        P->r->lineno++;
+        if (!node && !P->call_pending && P->inlined == NO_NODE && P->function != NO_NODE) {
+            node = &P->prof->nodes[P->function];
+            uint64_t most = node->self > P->prof->total_self ? node->self
+                                                             : P->prof->total_self;
+            room = UINT64_MAX - most;
+            sum = 0;
+        }
+        if (node && cost <= room) {
+            room -= cost;
+            sum += cost;
+            P->jump_pending = false; /* as cost_line_values() */
+            continue;
+        }
+        if (node) {
+            node->self += sum;
+            P->prof->total_self += sum;
+            node = NULL;
+        }
+        cost_line_values(P, 0, 0, cost);
+    }
+    if (node) {
+        node->self += sum;
+        P->prof->total_self += sum;
+    }
+    return p;
+}
+
+/* plain_lines_npos() made for the usual numbers of subpositions
+ * ("positions: line", "instr line"): with npos a constant, the compiler
+ * unrolls plain_cost_line()'s loop over them. */
+static const char *plain_lines(struct parser *P, const char *p, const char *limit)
+{
+    switch (P->npositions) {
+    case 1:
+        return plain_lines_npos(P, p, limit, 1);
+    case 2:
+        return plain_lines_npos(P, p, limit, 2);
+    default:
+        return plain_lines_npos(P, p, limit, P->npositions);
+    }
+}
+
+/* The body lines at the reader's position, as many as follow each other
+ * in its buffer, read in place: cost lines (plain_lines(), else a line at
+ * a time with fast_cost_line()) and the commonest others
+ * (fast_position_line()); the first line none of them takes is left for
+ * lr_next() and parse_line(). */
+static void fast_cost_lines(struct parser *P)
+{
+    struct linereader *r = P->r;
+    const char *p, *limit;
+    lr_window(r, &p, &limit);
+    if (p == limit)
+        return;
+    if (P->cols_cap < P->events.ncolumns) {
+        P->cols_cap = P->events.ncolumns;
+        P->cols = xrealloc(P->cols, P->cols_cap * sizeof *P->cols);
+    }
+    /* as in cost_line(): which subpositions' values are wanted */
+    size_t ipos = P->part.by_address ? P->instr_pos : SIZE_MAX;
+    size_t lpos = P->t->opt.want_lines ? P->line_pos : SIZE_MAX;
+    /* a line longer than 64 MiB is lr_next()'s to report; it takes a
+     * window that long to hold one */
+    bool may_be_long = (size_t)(limit - p) > r->max_line;
+    bool plain = plain_lines_apply(P);
+    while (p < limit) {
+        if (plain)
+            p = plain_lines(P, p, limit);
+        if (p == limit)
+            break;
+        char c = *p;
+        if (!(is_digit(c) || c == '+' || c == '-' || c == '*')) {
+            struct line_bits b;
+            if (limit - p < LINE_BITS_MAX)
+                break;
+            line_bits(p, &b);
+            const char *next = fast_position_line(P, p, &b);
+            if (!next)
+                break;
+            p = next;
+            continue;
+        }
+        uint64_t addr = 0, line = 0, cost;
+        const char *nl = fast_cost_line(P, p, ipos, lpos, &addr, &line, &cost);
+        if (!nl || (may_be_long && (size_t)(nl - p) > r->max_line))
+            break;
+        r->lineno++; /* before cost_line_values(), whose errors cite it */
+        cost_line_values(P, addr, line, cost);
+        p = nl + 1;
+    }
+    lr_skip_to(r, p);
 }
 
 /* ---- driver ----------------------------------------------------------- */

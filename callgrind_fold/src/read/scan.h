@@ -118,20 +118,27 @@ static inline bool is_cost_line_start(char c)
     return k < 32 && (starts >> k & 1);
 }
 
-/* A cost line in the plain form (its LINE_BITS_MAX bytes can be read): npos subpositions, each "*" or
- * an optional sign and decimal digits, then at most max_costs decimal
- * costs; tokens separated by spaces (trailing spaces allowed), numbers of
- * 1 to 19 digits, the '\n' within the first 63 bytes.  Returns the bits
- * of the costs' first bytes (0: no costs) and sets *len to the line's
- * length; false for anything else ("0x" hex, tabs, '\r', junk, too few
- * subpositions, too many costs, a long number or line): the caller then
- * reads the line with the exact scanners. */
-static inline __attribute__((always_inline)) bool
-plain_cost_line(const char *p, size_t npos, size_t max_costs, uint64_t *cost_starts,
-                unsigned *len)
+/* Whether c, a subposition's first byte and neither digit nor space,
+ * fits the byte after it: a sign wants a digit, a "*" anything else. */
+static inline bool position_mark_fits(char c, bool digit_next)
 {
-    struct line_bits b;
-    line_bits(p, &b);
+    return c == '*' ? !digit_next : (c == '+' || c == '-') && digit_next;
+}
+
+/* Whether the line at p, of bits b (line_bits()), is a cost line in the
+ * plain form: npos subpositions, each "*" or an optional sign and decimal
+ * digits, then at most max_costs decimal costs; tokens separated by
+ * spaces (trailing spaces allowed), numbers of 1 to 19 digits, the '\n'
+ * within the first 63 bytes.  If so, sets *cost_starts to the bits of the
+ * costs' first bytes (0: no costs).  False for anything else ("0x" hex,
+ * tabs, '\r', junk, too few subpositions, too many costs, a long number
+ * or line, not a cost line at all): the caller then reads the line with
+ * the exact scanners. */
+static inline __attribute__((always_inline)) bool
+plain_cost_line(const char *p, const struct line_bits *bits, size_t npos, size_t max_costs,
+                uint64_t *cost_starts)
+{
+    struct line_bits b = *bits;
     if (b.len >= LINE_BITS_MAX - 1)
         return false;
     uint64_t line = ((uint64_t)1 << b.len) - 1;
@@ -159,13 +166,12 @@ plain_cost_line(const char *p, size_t npos, size_t max_costs, uint64_t *cost_sta
     if (other == 1) {
         /* the usual one, the first byte ("+3 0 1", "* 0 4"), on its own
          * to spare the loop below its branches */
-        if (p[0] == '*' ? (digit & 2) : !((p[0] == '+' || p[0] == '-') && (digit & 2)))
+        if (!position_mark_fits(p[0], digit & 2))
             return false;
     } else {
         for (uint64_t o = other; o; o &= o - 1) {
             unsigned i = (unsigned)__builtin_ctzll(o);
-            bool digit_next = (digit >> (i + 1)) & 1;
-            if (p[i] == '*' ? digit_next : !((p[i] == '+' || p[i] == '-') && digit_next))
+            if (!position_mark_fits(p[i], (digit >> (i + 1)) & 1))
                 return false;
         }
     }
@@ -176,21 +182,29 @@ plain_cost_line(const char *p, size_t npos, size_t max_costs, uint64_t *cost_sta
     if (b.len >= 2 * max_costs && bit_count(costs) > max_costs)
         return false;
     *cost_starts = costs;
-    *len = b.len;
     return true;
 }
 
-/* The decimal number at p, of 1 to 19 digits (plain_cost_line() checked
- * them): no overflow or length test. */
-static inline uint64_t plain_decimal(const char *p)
+/* The decimal number of len digits at p (1 to 19: plain_cost_line()
+ * checked them): no overflow test.  The loop knows the length, so it
+ * has no compare per digit. */
+static inline uint64_t plain_decimal(const char *p, unsigned len)
 {
-    uint64_t v = 0;
-    unsigned d;
-    while ((d = (unsigned char)(*p - '0')) < 10) {
-        v = v * 10 + d;
-        p++;
-    }
+    uint64_t v = (unsigned)(p[0] - '0');
+    for (unsigned i = 1; i < len; i++)
+        v = v * 10 + (unsigned)(p[i] - '0');
     return v;
+}
+
+/* The cost whose first byte is bit `start` of a line of bits b (checked
+ * by plain_cost_line(), whose LINE_BITS_MAX bytes can be read). */
+static inline uint64_t plain_cost_at(const char *p, const struct line_bits *b,
+                                     unsigned start)
+{
+    /* the digits end at the first byte that is none: the '\n' at the
+     * latest, whose bit is clear */
+    unsigned len = (unsigned)__builtin_ctzll(~(b->digit >> start));
+    return plain_decimal(p + start, len);
 }
 
 #endif
