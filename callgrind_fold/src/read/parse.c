@@ -83,6 +83,15 @@ struct parser {
     uint32_t inlined;
     struct hashmap inlined_nodes;
 
+    /* Lookups spared (function_node(), call_edge()): callgrind names the
+     * same callee before each of its calls ("cfn=(12)"), and calls the
+     * same function from the same caller again and again.  Indexed by
+     * the interned name and by the callee's node; reset with the part. */
+    struct node_memo *node_memo;
+    size_t node_memo_cap;
+    struct edge_memo *edge_memo;
+    size_t edge_memo_cap;
+
     /* The cost columns of the last cost line, one per event (filled by
      * the fast path, fast_cost_line(), and with all_events by
      * parse_costs()). */
@@ -103,6 +112,17 @@ struct parser {
     size_t nothers, others_cap;
     uint64_t *other_self, *other_edge;
     size_t other_self_cap, other_edge_cap;
+};
+
+/* The node function_node() last gave for a name, and the (object, file)
+ * it was for. */
+struct node_memo {
+    uint32_t object, file, node;
+};
+
+/* The edge call_edge() last gave for calls to a callee, and its caller. */
+struct edge_memo {
+    uint32_t caller, edge;
 };
 
 struct other_event {
@@ -461,6 +481,10 @@ static void start_part(struct parser *P)
     P->inlined = NO_NODE;
     hashmap_clear(&P->inlined_nodes);
     part_reset(&P->part);
+    for (size_t i = 0; i < P->node_memo_cap; i++) /* the part's nodes are gone */
+        P->node_memo[i].node = NO_NODE;
+    for (size_t i = 0; i < P->edge_memo_cap; i++)
+        P->edge_memo[i].caller = NO_NODE;
     P->nothers = 0; /* set up again with the part's events */
 }
 
@@ -664,6 +688,22 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
 
 /* ---- body lines ------------------------------------------------------ */
 
+/* profile_call_edge() on the main part, remembered per callee. */
+static uint32_t call_edge(struct parser *P, uint32_t caller, uint32_t callee)
+{
+    if (callee < P->edge_memo_cap && P->edge_memo[callee].caller == caller)
+        return P->edge_memo[callee].edge;
+    uint32_t edge = profile_call_edge(P->prof, caller, callee);
+    if (callee >= P->edge_memo_cap) {
+        size_t old = P->edge_memo_cap;
+        GROW(P->edge_memo, P->edge_memo_cap, (size_t)callee);
+        for (size_t i = old; i < P->edge_memo_cap; i++)
+            P->edge_memo[i].caller = NO_NODE;
+    }
+    P->edge_memo[callee] = (struct edge_memo){caller, edge};
+    return edge;
+}
+
 /* A cost line's cost into part pt: the inclusive cost of a call when a
  * "calls=" line is pending (`call`), else self cost of the current
  * function or of the code inlined into it ("cfni="). */
@@ -684,7 +724,9 @@ add_line_cost(struct parser *P, struct part *pt, bool call, uint64_t addr, uint6
             if (!part_add_call_at(pt, caller, P->callee, addr, cost, P->call_count))
                 fail(P, "call cost sum overflows 64 bits");
         } else {
-            if (!profile_add_counted_call(prof, caller, P->callee, cost, P->call_count))
+            uint32_t edge = pt == &P->part ? call_edge(P, caller, P->callee)
+                                           : profile_call_edge(prof, caller, P->callee);
+            if (!profile_add_to_edge(prof, edge, cost, P->call_count))
                 fail(P, "call cost sum overflows 64 bits");
         }
         return;
@@ -956,9 +998,20 @@ static uint64_t check_arc_exact(struct parser *P, const char *p, const char *end
 static uint32_t function_node(struct parser *P, uint32_t object, uint32_t file,
                               uint32_t name)
 {
+    struct node_memo *m = name < P->node_memo_cap ? &P->node_memo[name] : NULL;
+    if (m && m->node != NO_NODE && m->object == object && m->file == file)
+        return m->node; /* made before: in the other parts too */
     uint32_t node = profile_function(P->prof, object, file, name);
     for (size_t k = 0; k < P->nothers && P->part.by_address; k++)
         profile_function(&P->others[k].part.prof, object, file, name);
+    if (!m) {
+        size_t old = P->node_memo_cap;
+        GROW(P->node_memo, P->node_memo_cap, (size_t)name);
+        for (size_t i = old; i < P->node_memo_cap; i++)
+            P->node_memo[i].node = NO_NODE;
+        m = &P->node_memo[name];
+    }
+    *m = (struct node_memo){object, file, node};
     return node;
 }
 
@@ -1126,55 +1179,59 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
     fail(P, "unknown line type \"%.*s=\"", (int)keylen, key);
 }
 
-/* "(N)" at p, ending at end, naming a function, file or object id
- * already defined: sets *name.  False for anything else (parse_name()
- * reads it then, and gives the error if there is one). */
+/* "(N)" from bit `at` of the line at p, of bits b, naming an id of
+ * `kind` already defined: sets *name.  False for anything else
+ * (parse_name() reads it then, and gives the error if there is one). */
 static bool known_name_id(const struct parser *P, enum name_kind kind, const char *p,
-                          const char *end, uint32_t *name)
+                          const struct line_bits *b, unsigned at, uint32_t *name)
 {
     uint64_t id;
-    const char *close = scan_udec(p, &id);
-    if (!close || close[0] != ')' || close + 1 != end || id >= P->dense_cap[kind])
+    if (!plain_name_id(p, b, at, &id) || id >= P->dense_cap[kind])
         return false;
     *name = P->dense_ids[kind][id];
     return *name != NO_NAME;
 }
 
 /* The line at p when it is one of the commonest after cost lines, in
- * the form callgrind writes them: "jcnd=", "jump=", "calls=", and "cfn="
- * or "fn=" with a known compressed id ("cfn=(12)").  Done as
+ * the form callgrind writes them: "jcnd=", "jump=", "calls=", "cfn=" or
+ * "fn=" with a known compressed id ("cfn=(12)"), and empty lines.  Done as
  * position_line() does it, without lr_next()'s search for the line's end
- * (b, from line_bits(), has it), parse_line()'s for a NUL byte (the forms
+ * (line_bits() finds it), parse_line()'s for a NUL byte (the forms
  * taken have none) and its dispatch on the key.  Returns the next line's
  * start, or NULL, with nothing done, for any other line or form:
  * parse_line() then reads it, and gives the error if there is one. */
-static const char *fast_position_line(struct parser *P, const char *p,
-                                      const struct line_bits *b)
+static const char *fast_position_line(struct parser *P, const char *p)
 {
+    /* The line's bits made again here, not passed: the cost line loop
+     * keeps its own in registers that way. */
+    struct line_bits bits, *b = &bits;
+    line_bits(p, b);
     if (b->len >= LINE_BITS_MAX - 1 || P->call_pending)
         return NULL;
     const char *end = p + b->len;
     uint64_t count;
     uint32_t name;
-    if (memcmp(p, "jcnd=", 5) == 0 || memcmp(p, "jump=", 5) == 0) {
-        if (!fast_arc(P, p + 5, end, p[1] == 'c', &count))
+    if (b->len == 0) {
+        /* an empty line: nothing to do */
+    } else if (memcmp(p, "jcnd=", 5) == 0 || memcmp(p, "jump=", 5) == 0) {
+        if (!plain_arc(p, b, 5, p[1] == 'c', P->npositions, &count))
             return NULL;
         P->jump_pending = true; /* its source position line follows */
     } else if (memcmp(p, "calls=", 6) == 0) {
         if (P->function == NO_NODE || P->call_name == NO_NAME ||
-            !fast_arc(P, p + 6, end, false, &count))
+            !plain_arc(p, b, 6, false, P->npositions, &count))
             return NULL;
         P->jump_pending = false;
         P->r->lineno++; /* start_call() notes it */
         start_call(P, count);
         return end + 1;
-    } else if (memcmp(p, "cfn=(", 5) == 0) {
-        if (!known_name_id(P, KIND_FUNCTION, p + 5, end, &name))
+    } else if (memcmp(p, "cfn=", 4) == 0) {
+        if (!known_name_id(P, KIND_FUNCTION, p, b, 4, &name))
             return NULL;
         P->jump_pending = false;
         P->call_name = name;
-    } else if (memcmp(p, "fn=(", 4) == 0) {
-        if (!known_name_id(P, KIND_FUNCTION, p + 4, end, &name))
+    } else if (memcmp(p, "fn=", 3) == 0) {
+        if (!known_name_id(P, KIND_FUNCTION, p, b, 3, &name))
             return NULL;
         P->jump_pending = false;
         enter_function(P, name);
@@ -1221,7 +1278,7 @@ plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos
                 P->prof->total_self += sum;
                 node = NULL;
             }
-            const char *next = fast_position_line(P, p, &b);
+            const char *next = fast_position_line(P, p);
             if (!next)
                 break;
             p = next;
@@ -1304,11 +1361,9 @@ static void fast_cost_lines(struct parser *P)
             break;
         char c = *p;
         if (!(is_digit(c) || c == '+' || c == '-' || c == '*')) {
-            struct line_bits b;
             if (limit - p < LINE_BITS_MAX)
                 break;
-            line_bits(p, &b);
-            const char *next = fast_position_line(P, p, &b);
+            const char *next = fast_position_line(P, p);
             if (!next)
                 break;
             p = next;
@@ -1389,6 +1444,8 @@ static void free_parser(struct parser *P)
     events_free(&P->events);
     free(P->weight);
     free(P->cols);
+    free(P->node_memo);
+    free(P->edge_memo);
     part_free(&P->part);
     for (size_t k = 0; k < P->others_cap; k++) {
         part_free(&P->others[k].part);

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lex.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -205,6 +206,80 @@ static inline uint64_t plain_cost_at(const char *p, const struct line_bits *b,
      * latest, whose bit is clear */
     unsigned len = (unsigned)__builtin_ctzll(~(b->digit >> start));
     return plain_decimal(p + start, len);
+}
+
+/* ---- position lines ----------------------------------------------- */
+
+/* How many decimal digits the line of bits b has from bit `at` on. */
+static inline unsigned digits_at(const struct line_bits *b, unsigned at)
+{
+    return (unsigned)__builtin_ctzll(~(b->digit >> at));
+}
+
+/* "(N)" from bit `at` to the end of the line at p, of bits b: sets *id.
+ * False for anything else (the caller's exact path reads it then). */
+static inline bool plain_name_id(const char *p, const struct line_bits *b, unsigned at,
+                                 uint64_t *id)
+{
+    unsigned n = digits_at(b, at + 1);
+    if (p[at] != '(' || n - 1 >= 19 || p[at + 1 + n] != ')' || at + 2 + n != b->len)
+        return false;
+    *id = plain_decimal(p + at + 1, n);
+    return true;
+}
+
+/* A target subposition of a "calls="/"jump="/"jcnd=" line, the n bytes
+ * at p (digit: their digit bits): "*", a sign and 1 to 19 decimal digits
+ * or just the digits, or "0x" and 1 to 16 hexadecimal ones (none of
+ * which can overflow). */
+static inline bool plain_subposition(const char *p, uint64_t digit, unsigned n)
+{
+    uint64_t all = ((uint64_t)1 << n) - 1;
+    if ((digit & all) == all)
+        return n <= 19;
+    if (p[0] == '*')
+        return n == 1;
+    if (p[0] == '+' || p[0] == '-')
+        return n >= 2 && n <= 20 && (digit & all) == (all & ~(uint64_t)1);
+    if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X') || n < 3 || n > 18)
+        return false;
+    for (unsigned i = 2; i < n; i++)
+        if (hex_digit(p[i]) >= 16)
+            return false;
+    return true;
+}
+
+/* The value of a "calls=", "jump=" or "jcnd=" line from bit `at` of the
+ * line at p, of bits b, in the form callgrind writes: a decimal count
+ * ("N/M" for jcnd, two_counts), then at most npos target subpositions,
+ * blanks between them.  Sets *count to the first count.  False for
+ * anything else, for the exact path (parse.c: check_arc()) to read. */
+static inline __attribute__((always_inline)) bool
+plain_arc(const char *p, const struct line_bits *b, unsigned at,
+                             bool two_counts, size_t npos, uint64_t *count)
+{
+    unsigned len = b->len, n = digits_at(b, at), t = at + n;
+    if (n - 1 >= 19)
+        return false;
+    *count = plain_decimal(p + at, n);
+    if (two_counts) {
+        unsigned m = digits_at(b, t + 1);
+        if (p[t] != '/' || m - 1 >= 19)
+            return false;
+        t += 1 + m;
+    }
+    if (t < len && p[t] != ' ')
+        return false;
+    /* the targets' bytes: not blank, after the counts, before the '\n' */
+    uint64_t token = (((uint64_t)1 << len) - 1) & ~(((uint64_t)1 << t) - 1) & ~b->blank;
+    uint64_t starts = token & ~(token << 1);
+    for (size_t i = 0; starts; i++, starts &= starts - 1) {
+        unsigned s = (unsigned)__builtin_ctzll(starts);
+        if (i == npos || !plain_subposition(p + s, b->digit >> s,
+                                            (unsigned)__builtin_ctzll(~(token >> s))))
+            return false;
+    }
+    return true;
 }
 
 #endif

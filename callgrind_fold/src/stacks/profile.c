@@ -118,11 +118,9 @@ bool profile_add_call(struct profile *p, uint32_t caller, uint32_t callee,
     return add_u64(e->cost, cost, &e->cost);
 }
 
-bool profile_add_counted_call(struct profile *p, uint32_t caller, uint32_t callee,
-                              uint64_t cost, uint64_t calls)
+bool profile_add_to_edge(struct profile *p, uint32_t edge, uint64_t cost, uint64_t calls)
 {
-    uint32_t at = profile_call_edge(p, caller, callee); /* may move p->edges */
-    struct call_edge *e = &p->edges[at];
+    struct call_edge *e = &p->edges[edge];
     if (!add_u64(e->cost, cost, &e->cost))
         return false;
     if (!add_u64(e->calls, calls, &e->calls))
