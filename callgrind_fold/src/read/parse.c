@@ -110,6 +110,8 @@ struct parser {
      * the main part is, the records being per part. */
     struct other_event *others;
     size_t nothers, others_cap;
+    size_t *other_columns;          /* others[k].file_column, for add_other_costs() */
+    size_t other_columns_cap;
     uint64_t *other_self, *other_edge;
     size_t other_self_cap, other_edge_cap;
 };
@@ -286,6 +288,13 @@ static void add_other_events(struct parser *P, const char *selected)
         o->file_column = i;
         o->totals = 0;
     }
+    if (P->other_columns_cap < P->nothers) {
+        P->other_columns_cap = P->nothers;
+        P->other_columns = xrealloc(P->other_columns,
+                                    P->other_columns_cap * sizeof *P->other_columns);
+    }
+    for (size_t k = 0; k < P->nothers; k++)
+        P->other_columns[k] = P->others[k].file_column;
 }
 
 static void resolve_events(struct parser *P)
@@ -743,15 +752,21 @@ add_line_cost(struct parser *P, struct part *pt, bool call, uint64_t addr, uint6
 }
 
 /* Row `index` of a cost matrix of rows of `width`, made (zeroed) if new. */
-static uint64_t *cost_row(uint64_t **matrix, size_t *cap, size_t index, size_t width)
+static void grow_cost_matrix(uint64_t **matrix, size_t *cap, size_t need)
+{
+    size_t old = *cap, want = need > 2 * old ? need : 2 * old;
+    *matrix = xrealloc(*matrix, want * sizeof **matrix);
+    memset(*matrix + old, 0, (want - old) * sizeof **matrix);
+    *cap = want;
+}
+
+/* Inline, with the growing apart: it runs for every cost line of -f
+ * pprof, and the row is there but for a new node or edge. */
+static inline uint64_t *cost_row(uint64_t **matrix, size_t *cap, size_t index, size_t width)
 {
     size_t need = (index + 1) * width;
-    if (need > *cap) {
-        size_t old = *cap, want = need > 2 * old ? need : 2 * old;
-        *matrix = xrealloc(*matrix, want * sizeof **matrix);
-        memset(*matrix + old, 0, (want - old) * sizeof **matrix);
-        *cap = want;
-    }
+    if (need > *cap)
+        grow_cost_matrix(matrix, cap, need);
     return *matrix + index * width;
 }
 
@@ -786,15 +801,23 @@ static void add_other_costs(struct parser *P, bool call, uint64_t addr, uint32_t
                                     profile_call_edge(P->prof, caller, P->callee), width)
                          : cost_row(&P->other_self, &P->other_self_cap, caller, width);
     uint64_t *inline_row = inlined != NO_NODE ? P->other_edge + inline_edge * width : NULL;
-    bool ok = true;
+    /* A branch-free loop over the events (their columns in an array of
+     * their own, not strided through P->others), overflow noted as a
+     * carry and told once. */
+    const size_t *column = P->other_columns, ncols = P->ncols;
+    const uint64_t *cols = P->cols;
+    uint64_t carry = 0;
     for (size_t k = 0; k < width; k++) {
-        size_t c = P->others[k].file_column;
-        uint64_t cost = c < P->ncols ? P->cols[c] : 0;
-        ok &= add_u64(row[k], cost, &row[k]);
-        if (inline_row)
-            ok &= add_u64(inline_row[k], cost, &inline_row[k]);
+        uint64_t cost = column[k] < ncols ? cols[column[k]] : 0;
+        row[k] += cost;
+        carry |= row[k] < cost;
     }
-    if (!ok)
+    for (size_t k = 0; inline_row && k < width; k++) {
+        uint64_t cost = column[k] < ncols ? cols[column[k]] : 0;
+        inline_row[k] += cost;
+        carry |= inline_row[k] < cost;
+    }
+    if (carry)
         fail(P, call ? "call cost sum overflows 64 bits" : "cost sum overflows 64 bits");
 }
 
@@ -1452,6 +1475,7 @@ static void free_parser(struct parser *P)
         hashmap_free(&P->others[k].inlined_nodes);
     }
     free(P->others);
+    free(P->other_columns);
     free(P->other_self);
     free(P->other_edge);
     free(P);

@@ -128,10 +128,11 @@ static inline bool position_mark_fits(char c, bool digit_next)
 
 /* Whether the line at p, of bits b (line_bits()), is a cost line in the
  * plain form: npos subpositions, each "*" or an optional sign and decimal
- * digits, then at most max_costs decimal costs; tokens separated by
+ * digits (the first may also be "0x" and hexadecimal digits), then at
+ * most max_costs decimal costs; tokens separated by
  * spaces (trailing spaces allowed), numbers of 1 to 19 digits, the '\n'
  * within the first 63 bytes.  If so, sets *cost_starts to the bits of the
- * costs' first bytes (0: no costs).  False for anything else ("0x" hex,
+ * costs' first bytes (0: no costs).  False for anything else (other hex,
  * tabs, '\r', junk, too few subpositions, too many costs, a long number
  * or line, not a cost line at all): the caller then reads the line with
  * the exact scanners. */
@@ -162,8 +163,19 @@ plain_cost_line(const char *p, const struct line_bits *bits, size_t npos, size_t
     /* What is neither digit nor space may only be the first byte of a
      * subposition: "+N", "-N" or a lone "*". */
     uint64_t other = token & ~digit;
-    if (other & ~(starts & positions))
-        return false;
+    if (other & ~(starts & positions)) {
+        /* but for a first subposition "0x" and 1 to 16 hexadecimal digits
+         * (callgrind's "instr" where it restarts: "0x1d4d0 0 1") */
+        unsigned n = (unsigned)__builtin_ctzll(~token);
+        if (!npos || p[0] != '0' || (p[1] | 0x20) != 'x' || n < 3 || n > 18)
+            return false;
+        for (unsigned i = 2; i < n; i++)
+            if (hex_digit(p[i]) >= 16)
+                return false;
+        other &= ~(((uint64_t)1 << n) - 1);
+        if (other & ~(starts & positions))
+            return false;
+    }
     if (other == 1) {
         /* the usual one, the first byte ("+3 0 1", "* 0 4"), on its own
          * to spare the loop below its branches */
