@@ -293,7 +293,7 @@ static void add_other_events(struct parser *P, const char *selected)
         P->other_columns = xrealloc(P->other_columns,
                                     P->other_columns_cap * sizeof *P->other_columns);
     }
-    for (size_t k = 0; k < P->nothers; k++)
+    for (size_t k = 0; k < P->nothers; k++) /* ascending: made in column order */
         P->other_columns[k] = P->others[k].file_column;
 }
 
@@ -801,19 +801,21 @@ static void add_other_costs(struct parser *P, bool call, uint64_t addr, uint32_t
                                     profile_call_edge(P->prof, caller, P->callee), width)
                          : cost_row(&P->other_self, &P->other_self_cap, caller, width);
     uint64_t *inline_row = inlined != NO_NODE ? P->other_edge + inline_edge * width : NULL;
-    /* A branch-free loop over the events (their columns in an array of
-     * their own, not strided through P->others), overflow noted as a
-     * carry and told once. */
+    /* One loop over the events (their columns in an array of their own,
+     * not strided through P->others), overflow noted as a carry and told
+     * once.  The columns ascend (add_other_events()), and those past the
+     * line's last cost add 0: most lines have a few costs of many
+     * events, so the loop stops at the first such column. */
     const size_t *column = P->other_columns, ncols = P->ncols;
     const uint64_t *cols = P->cols;
     uint64_t carry = 0;
-    for (size_t k = 0; k < width; k++) {
-        uint64_t cost = column[k] < ncols ? cols[column[k]] : 0;
+    for (size_t k = 0; k < width && column[k] < ncols; k++) {
+        uint64_t cost = cols[column[k]];
         row[k] += cost;
         carry |= row[k] < cost;
     }
-    for (size_t k = 0; inline_row && k < width; k++) {
-        uint64_t cost = column[k] < ncols ? cols[column[k]] : 0;
+    for (size_t k = 0; inline_row && k < width && column[k] < ncols; k++) {
+        uint64_t cost = cols[column[k]];
         inline_row[k] += cost;
         carry |= inline_row[k] < cost;
     }
