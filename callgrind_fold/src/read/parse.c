@@ -1218,8 +1218,9 @@ static bool known_name_id(const struct parser *P, enum name_kind kind, const cha
 }
 
 /* The line at p when it is one of the commonest after cost lines, in
- * the form callgrind writes them: "jcnd=", "jump=", "calls=", "cfn=" or
- * "fn=" with a known compressed id ("cfn=(12)"), and empty lines.  Done as
+ * the form callgrind writes them: "jcnd=", "jump=", "calls=", "cfn=",
+ * "fn=", "cfi=", "cfl=", "cob=", "fi=", "fe=" or "fl=" with a known
+ * compressed id ("cfn=(12)"), and empty lines.  Done as
  * position_line() does it, without lr_next()'s search for the line's end
  * (line_bits() finds it), parse_line()'s for a NUL byte (the forms
  * taken have none) and its dispatch on the key.  Returns the next line's
@@ -1260,6 +1261,22 @@ static const char *fast_position_line(struct parser *P, const char *p)
             return NULL;
         P->jump_pending = false;
         enter_function(P, name);
+    } else if (memcmp(p, "cfi=", 4) == 0 || memcmp(p, "cfl=", 4) == 0) {
+        if (!known_name_id(P, KIND_FILE, p, b, 4, &name))
+            return NULL;
+        P->jump_pending = false;
+        P->call_file = name;
+    } else if (memcmp(p, "cob=", 4) == 0) {
+        if (!known_name_id(P, KIND_OBJECT, p, b, 4, &name))
+            return NULL;
+        P->jump_pending = false;
+        P->call_object = name;
+        note_object(P, name);
+    } else if (p[0] == 'f' && (p[1] == 'i' || p[1] == 'e' || p[1] == 'l') && p[2] == '=') {
+        if (!known_name_id(P, KIND_FILE, p, b, 3, &name))
+            return NULL;
+        P->jump_pending = false;
+        P->file = name;
     } else {
         return NULL;
     }

@@ -1,12 +1,15 @@
 /* Whole-line scanning for the callgrind.out reader's hot loop (parse.c):
- * a cost line is classified 16 bytes at a time into bit masks (one bit
- * per byte: digit, space), and its shape is then checked with a few mask
- * operations instead of a compare and a branch per byte.
+ * a line is classified 16 bytes at a time into bit masks (one bit per
+ * byte: digit, space; and where its '\n' is), and its shape is then
+ * checked with a few mask operations instead of a compare and a branch
+ * per byte: cost lines, and the values of "calls=", "jump=", "jcnd=" and
+ * "cfn=(N)" lines.
  *
  * Why: four lines in five of a callgrind.out are short cost lines
  * ("+3 0 15 0 0 2"), and when one event is folded only one of their
  * numbers is needed; the rest must only be known to be valid.  Byte
- * loops spent ~10 instructions per byte on that; the masks cost ~1.
+ * loops spent 10 to 15 instructions per byte on that, the masks 4 to 7
+ * (bench/results/2026-11-25-*-reader.md).
  *
  * Nothing here reports an error: a line that is not plainly valid makes
  * these return false, and the reader reads it again with the exact
