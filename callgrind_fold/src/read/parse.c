@@ -1230,9 +1230,11 @@ static const char *fast_position_line(struct parser *P, const char *p)
 {
     /* The line's bits made again here, not passed: the cost line loop
      * keeps its own in registers that way. */
+    if (P->call_pending)
+        return NULL; /* the call's cost line is next: position_line() says so */
     struct line_bits bits, *b = &bits;
     line_bits(p, b);
-    if (b->len >= LINE_BITS_MAX - 1 || P->call_pending)
+    if (b->len >= LINE_BITS_MAX - 1)
         return NULL;
     const char *end = p + b->len;
     uint64_t count;

@@ -7,9 +7,10 @@
  *
  * Why: four lines in five of a callgrind.out are short cost lines
  * ("+3 0 15 0 0 2"), and when one event is folded only one of their
- * numbers is needed; the rest must only be known to be valid.  Byte
- * loops spent 10 to 15 instructions per byte on that, the masks 4 to 7
- * (bench/results/2026-11-25-*-reader.md).
+ * numbers is needed; the rest must only be known to be valid.  The byte
+ * loops spent about 230 instructions on such a line of 15 bytes, the
+ * masks about 100 (callgrind on the reader alone, issue 28; whole runs in
+ * bench/results/2026-11-25-vm-reader.md).
  *
  * Nothing here reports an error: a line that is not plainly valid makes
  * these return false, and the reader reads it again with the exact
