@@ -256,6 +256,21 @@ def run(T, binary, tag, golden=None):
             rc == 2 and "bad-dr.cg:4: \"totals:\" says 3 but the cost lines sum to 2" in err,
             err)
 
+    # Another event's sums overflowing: found in its own column (the
+    # reader adds every event of a line at once, overflow told once).
+    for what, text, line, msg in (
+            ("self", "events: Ir Dr\nfn=main\n1 1 2\n2 1 9999999999999999999\n"
+             "3 1 9999999999999999999\n4 1 1\n", 5, "cost sum overflows 64 bits"),
+            ("call", "events: Ir Dr\nfn=main\ncfn=g\ncalls=1 2\n1 1 9999999999999999999\n"
+             "cfn=g\ncalls=1 2\n3 1 9999999999999999999\n4 1 1\n", 8,
+             "call cost sum overflows 64 bits")):
+        path = os.path.join(work, "other-overflow-%s.cg" % what)
+        with open(path, "w") as f:
+            f.write(text)
+        rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out, path])
+        T.check(name("one-pass/other-event-%s-overflow" % what),
+                rc == 2 and err.strip() == "%s:%d: %s" % (path, line, msg), err)
+
     # Malformed input: the same error as folded output, nothing written.
     mdir = os.path.join(HERE, "malformed")
     bad = []

@@ -6,6 +6,7 @@
 #include "pipeline.h"
 #include "read/events.h"
 #include "read/read.h"
+#include "read/scan.h"
 #include "stacks/apportion.h"
 #include "stacks/stacks.h"
 #include "util/util.h"
@@ -749,6 +750,10 @@ static void test_pipe(void)
     buf_free(&b);
 }
 
+/* Plain cost lines, for runs long enough for the reader's in-place fast
+ * paths. */
+#define FAST_GOOD "+1 0 1 2\n+2 0 3\n* 0 1 1\n+3 0 12 4\n-1 0 2\n+1 0 7 0\n+2 0 1\n+1 0 5 5\n"
+
 static void test_page_end(void)
 {
     check_page_end("page-end-cost", "events: Ir\nfn=main\n1 5\n+2 7", NULL);
@@ -769,7 +774,115 @@ static void test_page_end(void)
                    "# callgrind folded tree\nversion: 1\nevents: Ir Dr\npart: 1\n"
                    "fn: 1 main\n1 1 10 2\n2 1 5", NULL);
     check_page_end("page-end-folded", "a;b 2\na 3", NULL);
+    /* runs long enough for the in-place fast paths, up to the page end */
+    check_page_end("page-end-plain-run",
+                   "positions: instr line\nevents: Ir Dr\nfn=(1) main\ncfn=(2) g\n" FAST_GOOD
+                   "calls=1 0x10 0\n+1 0 3\n" FAST_GOOD FAST_GOOD "+1 0 4 4", NULL);
+    check_page_end("page-end-plain-run-calls",
+                   "positions: instr line\nevents: Ir Dr\nfn=(1) main\ncfn=(2) g\n" FAST_GOOD
+                   FAST_GOOD "jump=3 0x10 0\n+1 0 2\ncfn=(2)\ncalls=1 0x10", NULL);
     check_mapped_file();
+}
+
+/* The reader's in-place fast paths (read/scan.h, parse.c) take a line
+ * only in its plain form and hand any other to the exact path.  Each odd
+ * but valid line here sits inside a run of plain lines, with more than
+ * the 64 bytes the fast paths read after it, and must fold as its plain
+ * equivalent does (wrongly rejected or misread, the fold differs). */
+static void check_fast_equivalent(const char *name, const char *odd, const char *plain)
+{
+    const char *events[] = {NULL, "Dr"};
+    for (size_t e = 0; e < 2; e++) {
+        struct buf texts[2] = {{0}, {0}};
+        char *out[2] = {NULL, NULL};
+        struct diag d[2];
+        int rc[2];
+        for (int k = 0; k < 2; k++) {
+            const char *head = "positions: instr line\nevents: Ir Dr\nfn=(1) main\n"
+                               "cfn=(2) g\n" FAST_GOOD;
+            const char *tail = FAST_GOOD FAST_GOOD "cfn=(2)\ncalls=2 0x10 0\n+1 0 9 1\n"
+                               FAST_GOOD "fn=(2)\n" FAST_GOOD FAST_GOOD;
+            buf_append(&texts[k], head, strlen(head));
+            buf_append(&texts[k], k ? plain : odd, strlen(k ? plain : odd));
+            buf_append(&texts[k], "\n", 1);
+            buf_append(&texts[k], tail, strlen(tail));
+            buf_putc(&texts[k], '\0');
+            rc[k] = fold_text(texts[k].data, events[e], &out[k], &d[k]);
+        }
+        char detail[1200], full[120];
+        snprintf(detail, sizeof detail, "rc %d/%d msg \"%s\"/\"%s\" out:\n%s---\n%s", rc[0],
+                 rc[1], rc[0] ? d[0].msg : "", rc[1] ? d[1].msg : "", out[0], out[1]);
+        snprintf(full, sizeof full, "%s%s", name, e ? "-Dr" : "");
+        report(full, rc[0] == 0 && rc[1] == 0 && strcmp(out[0], out[1]) == 0, detail);
+        for (int k = 0; k < 2; k++) {
+            free(out[k]);
+            buf_free(&texts[k]);
+        }
+    }
+}
+
+static void test_fast_paths(void)
+{
+    /* name, odd line(s), plain equivalent */
+    static const char *const cases[][3] = {
+        {"fast-hex-address", "0x10 0 5 1", "+1 0 5 1"},
+        {"fast-tab", "+1\t0 5\t1", "+1 0 5 1"},
+        {"fast-crlf", "+1 0 5 1\r", "+1 0 5 1"},
+        {"fast-20-digits-that-fit", "+1 0 00000000000000000005 1", "+1 0 5 1"},
+        {"fast-hex-costs", "+1 0 0x5 0X1", "+1 0 5 1"},
+        {"fast-signs-and-stars", "-1 +1 5 1", "* * 5 1"},
+        {"fast-hex-second-position", "+1 0x1f 5 1", "+1 0 5 1"},
+        {"fast-blanks", "+1  0   5 1  ", "+1 0 5 1"},
+        {"fast-no-costs", "+1 0", "+1 0 0"},
+        {"fast-empty-line", "", "+1 0 0"},
+        {"fast-blank-line", "   ", "+1 0 0"},
+        {"fast-comment", "# a comment", "+1 0 0"},
+        {"fast-long-line", "+1 0 5 1                                                    "
+                           "                     ", "+1 0 5 1"},
+        {"fast-calls-hex-count", "cfn=(3) h\ncalls=0x2 +0x10 *",
+         "cfn=(3) h\ncalls=2 0x10 0"},
+        {"fast-jcnd-two-tokens", "jcnd=1 2 0x10 0", "jcnd=1/2 0x10 0"},
+        {"fast-jump-tab", "jump=1\t0x10 0", "jump=1 0x10 0"},
+        {"fast-cfn-crlf", "cfn=(2)\r", "cfn=(2)"},
+        {"fast-cfn-blank", "cfn=(2) ", "cfn=(2)"},
+        {"fast-fn-defined-again", "fn=(1) main", "fn=(1)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        check_fast_equivalent(cases[i][0], cases[i][1], cases[i][2]);
+
+    /* line_bits() (SSE2) against its byte-at-a-time reference, on random
+     * lines of the bytes that matter to it */
+#ifdef __SSE2__
+    static const char alphabet[] = "0123456789 \n+-*x\t\r";
+    char line[LINE_BITS_MAX];
+    int bad = 0;
+    char why[200] = "";
+    for (int k = 0; k < 200000 && !bad; k++) {
+        uint64_t r = rng();
+        for (int i = 0; i < LINE_BITS_MAX; i++) {
+            if (i % 10 == 0)
+                r = rng();
+            /* newlines rarer, so that long lines come too */
+            int c = (int)(r % 64) % (int)(sizeof alphabet - 1);
+            line[i] = r % 97 == 0 ? '\n' : alphabet[c == 11 ? 10 : c];
+            r /= 64;
+        }
+        struct line_bits a, b;
+        line_bits(line, &a);
+        line_bits_bytes(line, &b);
+        uint64_t in_line = a.len < 64 ? ((uint64_t)1 << a.len) - 1 : 0;
+        bad = a.len != b.len || (a.len < LINE_BITS_MAX &&
+                                 ((a.digit & in_line) != (b.digit & in_line) ||
+                                  (a.blank & in_line) != (b.blank & in_line)));
+        if (bad)
+            snprintf(why, sizeof why, "len %u/%u digit %llx/%llx", a.len, b.len,
+                     (unsigned long long)(a.digit & in_line),
+                     (unsigned long long)(b.digit & in_line));
+    }
+    report("line-bits-sse2-as-bytes", !bad, why);
+#else
+    printf("SKIP: unit/line-bits-sse2-as-bytes: built without SSE2, one version only\n");
+#endif
 }
 
 /* to_fixed and to_g write what printf's "%.Nf" and "%g" write: random
@@ -972,6 +1085,7 @@ int main(int argc, char **argv)
     test_readers();
     test_tree_reader();
     test_page_end();
+    test_fast_paths();
     test_pipe();
     test_number_text();
     return failures ? 1 : 0;

@@ -8,6 +8,7 @@
 #include "failure.h"
 #include "events.h"
 #include "lex.h"
+#include "scan.h"
 #include "util/util.h"
 
 #include <ctype.h>
@@ -82,6 +83,15 @@ struct parser {
     uint32_t inlined;
     struct hashmap inlined_nodes;
 
+    /* Lookups spared (function_node(), call_edge()): callgrind names the
+     * same callee before each of its calls ("cfn=(12)"), and calls the
+     * same function from the same caller again and again.  Indexed by
+     * the interned name and by the callee's node; reset with the part. */
+    struct node_memo *node_memo;
+    size_t node_memo_cap;
+    struct edge_memo *edge_memo;
+    size_t edge_memo_cap;
+
     /* The cost columns of the last cost line, one per event (filled by
      * the fast path, fast_cost_line(), and with all_events by
      * parse_costs()). */
@@ -100,8 +110,21 @@ struct parser {
      * the main part is, the records being per part. */
     struct other_event *others;
     size_t nothers, others_cap;
+    size_t *other_columns;          /* others[k].file_column, for add_other_costs() */
+    size_t other_columns_cap;
     uint64_t *other_self, *other_edge;
     size_t other_self_cap, other_edge_cap;
+};
+
+/* The node function_node() last gave for a name, and the (object, file)
+ * it was for. */
+struct node_memo {
+    uint32_t object, file, node;
+};
+
+/* The edge call_edge() last gave for calls to a callee, and its caller. */
+struct edge_memo {
+    uint32_t caller, edge;
 };
 
 struct other_event {
@@ -265,6 +288,13 @@ static void add_other_events(struct parser *P, const char *selected)
         o->file_column = i;
         o->totals = 0;
     }
+    if (P->other_columns_cap < P->nothers) {
+        P->other_columns_cap = P->nothers;
+        P->other_columns = xrealloc(P->other_columns,
+                                    P->other_columns_cap * sizeof *P->other_columns);
+    }
+    for (size_t k = 0; k < P->nothers; k++) /* ascending: made in column order */
+        P->other_columns[k] = P->others[k].file_column;
 }
 
 static void resolve_events(struct parser *P)
@@ -460,6 +490,10 @@ static void start_part(struct parser *P)
     P->inlined = NO_NODE;
     hashmap_clear(&P->inlined_nodes);
     part_reset(&P->part);
+    for (size_t i = 0; i < P->node_memo_cap; i++) /* the part's nodes are gone */
+        P->node_memo[i].node = NO_NODE;
+    for (size_t i = 0; i < P->edge_memo_cap; i++)
+        P->edge_memo[i].caller = NO_NODE;
     P->nothers = 0; /* set up again with the part's events */
 }
 
@@ -687,6 +721,22 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
 
 /* ---- body lines ------------------------------------------------------ */
 
+/* profile_call_edge() on the main part, remembered per callee. */
+static uint32_t call_edge(struct parser *P, uint32_t caller, uint32_t callee)
+{
+    if (callee < P->edge_memo_cap && P->edge_memo[callee].caller == caller)
+        return P->edge_memo[callee].edge;
+    uint32_t edge = profile_call_edge(P->prof, caller, callee);
+    if (callee >= P->edge_memo_cap) {
+        size_t old = P->edge_memo_cap;
+        GROW(P->edge_memo, P->edge_memo_cap, (size_t)callee);
+        for (size_t i = old; i < P->edge_memo_cap; i++)
+            P->edge_memo[i].caller = NO_NODE;
+    }
+    P->edge_memo[callee] = (struct edge_memo){caller, edge};
+    return edge;
+}
+
 /* A cost line's cost into part pt: the inclusive cost of a call when a
  * "calls=" line is pending (`call`), else self cost of the current
  * function or of the code inlined into it ("cfni="). */
@@ -707,9 +757,10 @@ add_line_cost(struct parser *P, struct part *pt, bool call, uint64_t addr, uint6
             if (!part_add_call_at(pt, caller, P->callee, addr, cost, P->call_count))
                 fail(P, "call cost sum overflows 64 bits");
         } else {
-            if (!profile_add_call(prof, caller, P->callee, cost))
+            uint32_t edge = pt == &P->part ? call_edge(P, caller, P->callee)
+                                           : profile_call_edge(prof, caller, P->callee);
+            if (!profile_add_to_edge(prof, edge, cost, P->call_count))
                 fail(P, "call cost sum overflows 64 bits");
-            profile_add_call_count(prof, caller, P->callee, P->call_count);
         }
         return;
     }
@@ -725,15 +776,21 @@ add_line_cost(struct parser *P, struct part *pt, bool call, uint64_t addr, uint6
 }
 
 /* Row `index` of a cost matrix of rows of `width`, made (zeroed) if new. */
-static uint64_t *cost_row(uint64_t **matrix, size_t *cap, size_t index, size_t width)
+static void grow_cost_matrix(uint64_t **matrix, size_t *cap, size_t need)
+{
+    size_t old = *cap, want = need > 2 * old ? need : 2 * old;
+    *matrix = xrealloc(*matrix, want * sizeof **matrix);
+    memset(*matrix + old, 0, (want - old) * sizeof **matrix);
+    *cap = want;
+}
+
+/* Inline, with the growing apart: it runs for every cost line of -f
+ * pprof, and the row is there but for a new node or edge. */
+static inline uint64_t *cost_row(uint64_t **matrix, size_t *cap, size_t index, size_t width)
 {
     size_t need = (index + 1) * width;
-    if (need > *cap) {
-        size_t old = *cap, want = need > 2 * old ? need : 2 * old;
-        *matrix = xrealloc(*matrix, want * sizeof **matrix);
-        memset(*matrix + old, 0, (want - old) * sizeof **matrix);
-        *cap = want;
-    }
+    if (need > *cap)
+        grow_cost_matrix(matrix, cap, need);
     return *matrix + index * width;
 }
 
@@ -768,15 +825,25 @@ static void add_other_costs(struct parser *P, bool call, uint64_t addr, uint32_t
                                     profile_call_edge(P->prof, caller, P->callee), width)
                          : cost_row(&P->other_self, &P->other_self_cap, caller, width);
     uint64_t *inline_row = inlined != NO_NODE ? P->other_edge + inline_edge * width : NULL;
-    bool ok = true;
-    for (size_t k = 0; k < width; k++) {
-        size_t c = P->others[k].file_column;
-        uint64_t cost = c < P->ncols ? P->cols[c] : 0;
-        ok &= add_u64(row[k], cost, &row[k]);
-        if (inline_row)
-            ok &= add_u64(inline_row[k], cost, &inline_row[k]);
+    /* One loop over the events (their columns in an array of their own,
+     * not strided through P->others), overflow noted as a carry and told
+     * once.  The columns ascend (add_other_events()), and those past the
+     * line's last cost add 0: most lines have a few costs of many
+     * events, so the loop stops at the first such column. */
+    const size_t *column = P->other_columns, ncols = P->ncols;
+    const uint64_t *cols = P->cols;
+    uint64_t carry = 0;
+    for (size_t k = 0; k < width && column[k] < ncols; k++) {
+        uint64_t cost = cols[column[k]];
+        row[k] += cost;
+        carry |= row[k] < cost;
     }
-    if (!ok)
+    for (size_t k = 0; inline_row && k < width && column[k] < ncols; k++) {
+        uint64_t cost = cols[column[k]];
+        inline_row[k] += cost;
+        carry |= inline_row[k] < cost;
+    }
+    if (carry)
         fail(P, call ? "call cost sum overflows 64 bits" : "cost sum overflows 64 bits");
 }
 
@@ -917,42 +984,6 @@ static inline const char *fast_cost_line(struct parser *P, const char *p, size_t
     return p;
 }
 
-/* The cost lines at the reader's position, as many as follow each other
- * in its buffer, read in place; the first other line (or a cost line the
- * fast path does not take) is left for lr_next(). */
-static void fast_cost_lines(struct parser *P)
-{
-    struct linereader *r = P->r;
-    const char *p, *limit;
-    lr_window(r, &p, &limit);
-    if (p == limit)
-        return;
-    if (P->cols_cap < P->events.ncolumns) {
-        P->cols_cap = P->events.ncolumns;
-        P->cols = xrealloc(P->cols, P->cols_cap * sizeof *P->cols);
-    }
-    /* as in cost_line(): which subpositions' values are wanted */
-    size_t ipos = P->part.by_address ? P->instr_pos : SIZE_MAX;
-    size_t lpos = P->t->opt.want_lines ? P->line_pos : SIZE_MAX;
-    /* a line longer than 64 MiB is lr_next()'s to report; it takes a
-     * window that long to hold one */
-    bool may_be_long = (size_t)(limit - p) > r->max_line;
-    while (p < limit) {
-        char c = *p;
-        if (!(is_digit(c) || c == '+' || c == '-' || c == '*'))
-            break;
-        uint64_t addr = 0, line = 0, cost;
-        const char *nl = fast_cost_line(P, p, ipos, lpos, &addr, &line, &cost);
-        if (!nl || (may_be_long && (size_t)(nl - p) > r->max_line))
-            break;
-        r->lineno++; /* before cost_line_values(), whose errors cite it */
-        cost_line_values(P, addr, line, cost);
-        p = nl + 1;
-    }
-    lr_skip_to(r, p);
-}
-
-
 /* "cfni=NAME": the costs that follow, up to the next "cfni=" or "fn=",
  * are of code inlined from NAME into the current function ("???": its
  * own code again).  They go to a frame "NAME [inlined]" below it, named as
@@ -1016,9 +1047,20 @@ static uint64_t check_arc_exact(struct parser *P, const char *p, const char *end
 static uint32_t function_node(struct parser *P, uint32_t object, uint32_t file,
                               uint32_t name)
 {
+    struct node_memo *m = name < P->node_memo_cap ? &P->node_memo[name] : NULL;
+    if (m && m->node != NO_NODE && m->object == object && m->file == file)
+        return m->node; /* made before: in the other parts too */
     uint32_t node = profile_function(P->prof, object, file, name);
     for (size_t k = 0; k < P->nothers && P->part.by_address; k++)
         profile_function(&P->others[k].part.prof, object, file, name);
+    if (!m) {
+        size_t old = P->node_memo_cap;
+        GROW(P->node_memo, P->node_memo_cap, (size_t)name);
+        for (size_t i = old; i < P->node_memo_cap; i++)
+            P->node_memo[i].node = NO_NODE;
+        m = &P->node_memo[name];
+    }
+    *m = (struct node_memo){object, file, node};
     return node;
 }
 
@@ -1086,6 +1128,35 @@ static uint64_t check_arc(struct parser *P, const char *p, const char *end, bool
     return check_arc_exact(P, p, end, two_counts);
 }
 
+/* "fn=": the lines that follow are function `name`'s. */
+static void enter_function(struct parser *P, uint32_t name)
+{
+    P->function = function_node(P, P->object, P->file, name);
+    P->prof->nodes[P->function].defined = true;
+    for (size_t k = 0; k < P->nothers && P->part.by_address; k++)
+        P->others[k].part.prof.nodes[P->function].defined = true;
+    P->call_object = P->call_file = P->call_name = NO_NAME;
+    P->inlined = NO_NODE;
+    P->last_instr = 0; /* callgrind restarts positions per function */
+    P->last_line = 0;
+}
+
+/* "calls=": its count read (first), the callee's node made; its cost
+ * line comes next. */
+static void start_call(struct parser *P, uint64_t first)
+{
+    P->call_count = first;
+    if (P->function == NO_NODE)
+        fail(P, "\"calls=\" line before any \"fn=\" line");
+    if (P->call_name == NO_NAME)
+        fail(P, "\"calls=\" line without a \"cfn=\" line naming the callee");
+    P->callee = function_node(
+        P, P->call_object != NO_NAME ? P->call_object : P->object,
+        P->call_file != NO_NAME ? P->call_file : P->file, P->call_name);
+    P->call_pending = true;
+    P->call_line = P->r->lineno;
+}
+
 static void position_line(struct parser *P, const char *key, size_t keylen,
                           const char *value, const char *end)
 {
@@ -1096,15 +1167,7 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
     switch (keylen) {
     case 2:
         if (key_is(key, 2, "fn")) {
-            uint32_t name = parse_name(P, KIND_FUNCTION, value, end);
-            P->function = function_node(P, P->object, P->file, name);
-            P->prof->nodes[P->function].defined = true;
-            for (size_t k = 0; k < P->nothers && P->part.by_address; k++)
-                P->others[k].part.prof.nodes[P->function].defined = true;
-            P->call_object = P->call_file = P->call_name = NO_NAME;
-            P->inlined = NO_NODE;
-            P->last_instr = 0; /* callgrind restarts positions per function */
-            P->last_line = 0;
+            enter_function(P, parse_name(P, KIND_FUNCTION, value, end));
         } else if (key_is(key, 2, "ob")) {
             P->object = parse_name(P, KIND_OBJECT, value, end);
             note_object(P, P->object);
@@ -1157,21 +1220,232 @@ static void position_line(struct parser *P, const char *key, size_t keylen,
         return;
     case 5:
         if (key_is(key, 5, "calls")) {
-            P->call_count = check_arc(P, value, end, false);
-            if (P->function == NO_NODE)
-                fail(P, "\"calls=\" line before any \"fn=\" line");
-            if (P->call_name == NO_NAME)
-                fail(P, "\"calls=\" line without a \"cfn=\" line naming the callee");
-            P->callee = function_node(
-                P, P->call_object != NO_NAME ? P->call_object : P->object,
-                P->call_file != NO_NAME ? P->call_file : P->file, P->call_name);
-            P->call_pending = true;
-            P->call_line = P->r->lineno;
+            start_call(P, check_arc(P, value, end, false));
             return;
         }
         break;
     }
     fail(P, "unknown line type \"%.*s=\"", (int)keylen, key);
+}
+
+/* "(N)" from bit `at` of the line at p, of bits b, naming an id of
+ * `kind` already defined: sets *name.  False for anything else
+ * (parse_name() reads it then, and gives the error if there is one). */
+static bool known_name_id(const struct parser *P, enum name_kind kind, const char *p,
+                          const struct line_bits *b, unsigned at, uint32_t *name)
+{
+    uint64_t id;
+    if (!plain_name_id(p, b, at, &id) || id >= P->dense_cap[kind])
+        return false;
+    *name = P->dense_ids[kind][id];
+    return *name != NO_NAME;
+}
+
+/* The line at p when it is one of the commonest after cost lines, in
+ * the form callgrind writes them: "jcnd=", "jump=", "calls=", "cfn=",
+ * "fn=", "cfi=", "cfl=", "cob=", "fi=", "fe=" or "fl=" with a known
+ * compressed id ("cfn=(12)"), and empty lines.  Done as
+ * position_line() does it, without lr_next()'s search for the line's end
+ * (line_bits() finds it), parse_line()'s for a NUL byte (the forms
+ * taken have none) and its dispatch on the key.  Returns the next line's
+ * start, or NULL, with nothing done, for any other line or form:
+ * parse_line() then reads it, and gives the error if there is one. */
+static const char *fast_position_line(struct parser *P, const char *p)
+{
+    /* The line's bits made again here, not passed: the cost line loop
+     * keeps its own in registers that way. */
+    if (P->call_pending)
+        return NULL; /* the call's cost line is next: position_line() says so */
+    struct line_bits bits, *b = &bits;
+    line_bits(p, b);
+    if (b->len >= LINE_BITS_MAX - 1)
+        return NULL;
+    const char *end = p + b->len;
+    uint64_t count;
+    uint32_t name;
+    if (b->len == 0) {
+        /* an empty line: nothing to do */
+    } else if (memcmp(p, "jcnd=", 5) == 0 || memcmp(p, "jump=", 5) == 0) {
+        if (!plain_arc(p, b, 5, p[1] == 'c', P->npositions, &count))
+            return NULL;
+        P->jump_pending = true; /* its source position line follows */
+    } else if (memcmp(p, "calls=", 6) == 0) {
+        if (P->function == NO_NODE || P->call_name == NO_NAME ||
+            !plain_arc(p, b, 6, false, P->npositions, &count))
+            return NULL;
+        P->jump_pending = false;
+        P->r->lineno++; /* start_call() notes it */
+        start_call(P, count);
+        return end + 1;
+    } else if (memcmp(p, "cfn=", 4) == 0) {
+        if (!known_name_id(P, KIND_FUNCTION, p, b, 4, &name))
+            return NULL;
+        P->jump_pending = false;
+        P->call_name = name;
+    } else if (memcmp(p, "fn=", 3) == 0) {
+        if (!known_name_id(P, KIND_FUNCTION, p, b, 3, &name))
+            return NULL;
+        P->jump_pending = false;
+        enter_function(P, name);
+    } else if (memcmp(p, "cfi=", 4) == 0 || memcmp(p, "cfl=", 4) == 0) {
+        if (!known_name_id(P, KIND_FILE, p, b, 4, &name))
+            return NULL;
+        P->jump_pending = false;
+        P->call_file = name;
+    } else if (memcmp(p, "cob=", 4) == 0) {
+        if (!known_name_id(P, KIND_OBJECT, p, b, 4, &name))
+            return NULL;
+        P->jump_pending = false;
+        P->call_object = name;
+        note_object(P, name);
+    } else if (p[0] == 'f' && (p[1] == 'i' || p[1] == 'e' || p[1] == 'l') && p[2] == '=') {
+        if (!known_name_id(P, KIND_FILE, p, b, 3, &name))
+            return NULL;
+        P->jump_pending = false;
+        P->file = name;
+    } else {
+        return NULL;
+    }
+    P->r->lineno++;
+    return end + 1;
+}
+
+/* Whether cost lines can go through plain_lines(): one event column, no
+ * subposition values wanted (no --inline, no source lines kept) and no
+ * other events. */
+static bool plain_lines_apply(const struct parser *P)
+{
+    return P->single_column != SIZE_MAX && !P->part.by_address &&
+           !(P->t->opt.want_lines && P->line_pos != SIZE_MAX) && P->nothers == 0;
+}
+
+/* The lines at p, classified whole with bit masks (scan.h, line_bits())
+ * while they are cost lines of the plain form, whose selected cost is
+ * then all that is read, or position lines fast_position_line() takes.
+ *
+ * The self costs of a function's run of cost lines, four lines in five,
+ * are summed here and added to it once, before any other line.  The sum
+ * cannot overflow there: a line whose cost would make the function's or
+ * the total self cost overflow goes, as any cost line of calls or of
+ * inlined code, to cost_line_values(), which gives the error at its line.
+ * Stops LINE_BITS_MAX bytes before limit (line_bits() reads that far) and
+ * at any line neither takes; returns where it stopped. */
+static inline __attribute__((always_inline)) const char *
+plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos)
+{
+    size_t ncolumns = P->events.ncolumns, one = P->single_column;
+    struct fn_node *node = NULL; /* the function `sum` is of, if any */
+    uint64_t sum = 0, room = 0;
+    while (limit - p >= LINE_BITS_MAX) {
+        struct line_bits b;
+        line_bits(p, &b);
+        uint64_t costs;
+        if (!plain_cost_line(p, &b, npos, ncolumns, &costs)) {
+            if (node) { /* the position line may change the function */
+                node->self += sum;
+                P->prof->total_self += sum;
+                node = NULL;
+            }
+            const char *next = fast_position_line(P, p);
+            if (!next)
+                break;
+            p = next;
+            continue;
+        }
+        for (size_t i = 0; i < one && costs; i++)
+            costs &= costs - 1; /* to the selected column's */
+        uint64_t cost = costs ? plain_cost_at(p, &b, (unsigned)__builtin_ctzll(costs)) : 0;
+        p += b.len + 1;
+        P->r->lineno++;
+        if (!node && !P->call_pending && P->inlined == NO_NODE && P->function != NO_NODE) {
+            node = &P->prof->nodes[P->function];
+            uint64_t most = node->self > P->prof->total_self ? node->self
+                                                             : P->prof->total_self;
+            room = UINT64_MAX - most;
+            sum = 0;
+        }
+        if (node && cost <= room) {
+            room -= cost;
+            sum += cost;
+            P->jump_pending = false; /* as cost_line_values() */
+            continue;
+        }
+        if (node) {
+            node->self += sum;
+            P->prof->total_self += sum;
+            node = NULL;
+        }
+        cost_line_values(P, 0, 0, cost);
+    }
+    if (node) {
+        node->self += sum;
+        P->prof->total_self += sum;
+    }
+    return p;
+}
+
+/* plain_lines_npos() made for the usual numbers of subpositions
+ * ("positions: line", "instr line"): with npos a constant, the compiler
+ * unrolls plain_cost_line()'s loop over them. */
+static const char *plain_lines(struct parser *P, const char *p, const char *limit)
+{
+    switch (P->npositions) {
+    case 1:
+        return plain_lines_npos(P, p, limit, 1);
+    case 2:
+        return plain_lines_npos(P, p, limit, 2);
+    default:
+        return plain_lines_npos(P, p, limit, P->npositions);
+    }
+}
+
+/* The body lines at the reader's position, as many as follow each other
+ * in its buffer, read in place: cost lines (plain_lines(), else a line at
+ * a time with fast_cost_line()) and the commonest others
+ * (fast_position_line()); the first line none of them takes is left for
+ * lr_next() and parse_line(). */
+static void fast_cost_lines(struct parser *P)
+{
+    struct linereader *r = P->r;
+    const char *p, *limit;
+    lr_window(r, &p, &limit);
+    if (p == limit)
+        return;
+    if (P->cols_cap < P->events.ncolumns) {
+        P->cols_cap = P->events.ncolumns;
+        P->cols = xrealloc(P->cols, P->cols_cap * sizeof *P->cols);
+    }
+    /* as in cost_line(): which subpositions' values are wanted */
+    size_t ipos = P->part.by_address ? P->instr_pos : SIZE_MAX;
+    size_t lpos = P->t->opt.want_lines ? P->line_pos : SIZE_MAX;
+    /* a line longer than 64 MiB is lr_next()'s to report; it takes a
+     * window that long to hold one */
+    bool may_be_long = (size_t)(limit - p) > r->max_line;
+    bool plain = plain_lines_apply(P);
+    while (p < limit) {
+        if (plain)
+            p = plain_lines(P, p, limit);
+        if (p == limit)
+            break;
+        char c = *p;
+        if (!(is_digit(c) || c == '+' || c == '-' || c == '*')) {
+            if (limit - p < LINE_BITS_MAX)
+                break;
+            const char *next = fast_position_line(P, p);
+            if (!next)
+                break;
+            p = next;
+            continue;
+        }
+        uint64_t addr = 0, line = 0, cost;
+        const char *nl = fast_cost_line(P, p, ipos, lpos, &addr, &line, &cost);
+        if (!nl || (may_be_long && (size_t)(nl - p) > r->max_line))
+            break;
+        r->lineno++; /* before cost_line_values(), whose errors cite it */
+        cost_line_values(P, addr, line, cost);
+        p = nl + 1;
+    }
+    lr_skip_to(r, p);
 }
 
 /* ---- driver ----------------------------------------------------------- */
@@ -1238,12 +1512,15 @@ static void free_parser(struct parser *P)
     events_free(&P->events);
     free(P->weight);
     free(P->cols);
+    free(P->node_memo);
+    free(P->edge_memo);
     part_free(&P->part);
     for (size_t k = 0; k < P->others_cap; k++) {
         part_free(&P->others[k].part);
         hashmap_free(&P->others[k].inlined_nodes);
     }
     free(P->others);
+    free(P->other_columns);
     free(P->other_self);
     free(P->other_edge);
     free(P);

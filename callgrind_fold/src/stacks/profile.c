@@ -118,6 +118,16 @@ bool profile_add_call(struct profile *p, uint32_t caller, uint32_t callee,
     return add_u64(e->cost, cost, &e->cost);
 }
 
+bool profile_add_to_edge(struct profile *p, uint32_t edge, uint64_t cost, uint64_t calls)
+{
+    struct call_edge *e = &p->edges[edge];
+    if (!add_u64(e->cost, cost, &e->cost))
+        return false;
+    if (!add_u64(e->calls, calls, &e->calls))
+        e->calls = UINT64_MAX;
+    return true;
+}
+
 void profile_add_call_count(struct profile *p, uint32_t caller, uint32_t callee,
                             uint64_t calls)
 {

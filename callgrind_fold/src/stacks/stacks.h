@@ -308,6 +308,10 @@ uint32_t profile_call_edge(struct profile *p, uint32_t caller, uint32_t callee);
 bool profile_add_self(struct profile *p, uint32_t node, uint64_t cost);
 bool profile_add_call(struct profile *p, uint32_t caller, uint32_t callee,
                       uint64_t cost);
+/* profile_add_call() and profile_add_call_count() in one, on the edge
+ * of index `edge` (profile_call_edge()), for a reader that knows it: false,
+ * with the count not added, when the cost sum would overflow. */
+bool profile_add_to_edge(struct profile *p, uint32_t edge, uint64_t cost, uint64_t calls);
 /* Adds to the call count of an existing edge (saturating). */
 void profile_add_call_count(struct profile *p, uint32_t caller, uint32_t callee,
                             uint64_t calls);
