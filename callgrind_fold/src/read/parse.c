@@ -1250,6 +1250,7 @@ static bool known_name_id(const struct parser *P, enum name_kind kind, const cha
  * taken have none) and its dispatch on the key.  Returns the next line's
  * start, or NULL, with nothing done, for any other line or form:
  * parse_line() then reads it, and gives the error if there is one. */
+HOT_LOOP_CLONES
 static const char *fast_position_line(struct parser *P, const char *p)
 {
     /* The line's bits made again here, not passed: the cost line loop
@@ -1387,6 +1388,7 @@ plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos
 /* plain_lines_npos() made for the usual numbers of subpositions
  * ("positions: line", "instr line"): with npos a constant, the compiler
  * unrolls plain_cost_line()'s loop over them. */
+HOT_LOOP_CLONES
 static const char *plain_lines(struct parser *P, const char *p, const char *limit)
 {
     switch (P->npositions) {
