@@ -90,24 +90,28 @@ give_back:
 /* The top bit of each byte of x that is not 0..9, x being bytes of text
  * xor '0' (so digits are 0..9): 0..9 + 0x76 stays below 0x80, 10..0x7f
  * reach it, and 0x80.. have it already.  A carry out of a byte only
- * comes from a non-digit, so it cannot hide the first one. */
+ * comes from a non-digit, so it cannot hide the first one.
+ *
+ * Byte 7 always counts as a non-digit (+ 0x80 sets its top bit, unless a
+ * non-digit before it carried into it): a number read from one load has
+ * at most 7 digits, and the result is never 0, which __builtin_ctzll()
+ * needs.  Whether byte 7 really ends the number is the caller's to check,
+ * as for every number: it tests the byte after. */
 static inline uint64_t nondigit_bytes(uint64_t x)
 {
-    return ((x + 0x7676767676767676u) | x) & 0x8080808080808080u;
+    return ((x + 0x8076767676767676u) | x) & 0x8080808080808080u;
 }
 
 /* x (text xor '0') holds a number from its byte 0: returns it as
  * "aligned digits", its last digit in byte 7, the tens in byte 6, ...
  * and 0 in the bytes above its first digit; so the k-th byte always
  * weighs 10^(7 - k), whatever the number's length, and such words can be
- * added byte by byte.  *len is the number of digits, 0 to 7; with 7 the
- * byte after may be a digit too (bit 63 is forced so that eight digits
- * count as seven, and the caller's test of the byte after turns such a
- * number away). */
+ * added byte by byte.  *len is the number of digits, 0 to 7 (with 7 the
+ * byte after may be a digit too: see nondigit_bytes()). */
 static inline uint64_t align_digits(uint64_t x, uint64_t nondigit, size_t *len)
 {
     /* bit 8 * len + 7: the first non-digit's top bit */
-    unsigned top = (unsigned)__builtin_ctzll(nondigit | (uint64_t)1 << 63);
+    unsigned top = (unsigned)__builtin_ctzll(nondigit);
     *len = top / 8;
     return x << (top ^ 63) << 8; /* by 64 - 8 * len in two shifts: 0 digits give 0 */
 }
@@ -188,15 +192,16 @@ static inline const char *word_number(const char *p, uint64_t *out)
 static inline const char *depth_and_id(const char *p, uint64_t *depth, uint64_t *id)
 {
     uint64_t x = load64(p) ^ ASCII_ZEROS;
-    uint64_t nondigit = nondigit_bytes(x);
+    /* nondigit_bytes() without its byte 7 forced: the id may end there */
+    uint64_t nondigit = ((x + 0x7676767676767676u) | x) & 0x8080808080808080u;
     uint64_t after_depth = nondigit & (nondigit - 1); /* the first one cleared */
-    if (!after_depth)
+    if (!after_depth) /* no end of the id in the load */
         return NULL;
     /* top bits of the bytes after each: 8 * length + 7 */
     unsigned end1 = (unsigned)__builtin_ctzll(nondigit);
     unsigned end2 = (unsigned)__builtin_ctzll(after_depth);
     size_t len1 = end1 / 8, len2 = (end2 - end1) / 8 - 1;
-    if (len1 - 1 >= 4 || len2 - 1 >= 4 || p[len1] != ' ')
+    if (((len1 - 1) | (len2 - 1)) >= 4 || p[len1] != ' ')
         return NULL;
     uint64_t both = ((x << (32 - 8 * len1)) & 0xFFFFFFFFu) |     /* depth to byte 3 */
                     (x >> (end1 + 1)) << (64 - 8 * len2);      /* id to byte 7 */
@@ -207,11 +212,13 @@ static inline const char *depth_and_id(const char *p, uint64_t *depth, uint64_t 
     return p + len1 + 1 + len2;
 }
 
-/* "d d d d" after xor '0': digits in bytes 0, 2, 4, 6, blanks in 1, 3, 5;
- * byte 7 is the byte after, which the caller checks. */
+/* "d d d dX" after xor '0': digits in bytes 0, 2, 4, 6, blanks in 1, 3, 5,
+ * and in byte 7, the byte after, a ' ' or '\n', which the caller checks
+ * again: here only that it is not a digit (nondigit_bytes() cannot tell
+ * for byte 7), with the bits where ' ' and '\n' differ masked out. */
 #define FOUR_DIGITS_NONDIGIT 0x8000800080008000u /* bytes 1, 3, 5, 7 */
-#define FOUR_DIGITS_BLANKS_MASK 0x0000FF00FF00FF00u
-#define FOUR_DIGITS_BLANKS 0x0000100010001000u   /* ' ' ^ '0' */
+#define FOUR_DIGITS_BLANKS_MASK 0xD500FF00FF00FF00u
+#define FOUR_DIGITS_BLANKS 0x1000100010001000u   /* ' ' ^ '0' */
 #define TOP_BYTE 0xFF00000000000000u
 
 /* A node line as scan_lane_line() reads it. */
