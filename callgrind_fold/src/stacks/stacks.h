@@ -16,7 +16,8 @@
  * kept to the unit. graph.c holds the views of the graph that estimate
  * walks. frames.c turns a function into its frame text (clone folding,
  * ";" escaping, "[object]"), shortname.c frame texts into readable ones
- * (--frame=short). callarcs.c keeps the call graph for -f dot.
+ * (--frame=short). callarcs.c keeps the call graph for -f dot. order.c
+ * puts the stacks in the byte order of their written lines.
  * Depends on util/ only. */
 #ifndef CF_STACKS_STACKS_H
 #define CF_STACKS_STACKS_H
