@@ -58,9 +58,10 @@ struct tree_reader {
     size_t depth;               /* depth of the last node, 0 at the start */
     uint64_t *cols;             /* fast_node_lines(): one line's costs */
     /* fast_node_lines() sums most lines' costs in lanes (treescan.h):
-     * the part's sums are sum[i] + lane_value(lanes[i]) until
-     * flush_lanes() adds them in.  lanes_ok: every sum is far enough from
-     * overflowing that LANE_LINES lines cannot make it overflow. */
+     * the part's sums are sum[i] plus what scan.lanes[i] holds until
+     * flush_lanes() adds that in.  lanes_ok: every sum has room for what
+     * the lanes can add before they are flushed (LANE_MAX_ADDED), so no
+     * sum overflows unseen. */
     struct lane_line scan;      /* its lanes, and the line read */
     unsigned lane_lines;        /* lines in the byte lanes */
     unsigned wide_flushes;      /* byte lanes added into the wide ones */
@@ -388,6 +389,7 @@ static void node_line(struct tree_reader *T, const char *p, const char *end)
  * form (a long number, CRLF, junk, ...) is left to lr_next() and
  * node_line(), which read it exactly and give the error if any; a line
  * taken here meets the same checks, in the same order. */
+
 /* The costs a node line read by scan_lane_line() gives its node, as
  * numbers in T->cols (none in a part not selected): the others stay in
  * the lanes for the totals. */

@@ -1,18 +1,20 @@
-/* The folded tree's hot scanner (tree.c, fast_node_lines()): the cost
- * columns of a node line read and summed in one pass.
+/* The folded tree's hot scanners (tree.c, fast_node_lines()): node lines
+ * read and their costs summed in one pass.
  *
  * A node line is "DEPTH ID C1 C2 ...", and the reader sums every column of
  * every line to check the part's "totals:" line, so all of a line's costs
  * are numbers to add up, not only the event being folded.  Reading them
  * into an array first and summing in a second loop (as lex.h's
  * scan_cost_columns() does for callgrind.out) costs a second pass; here
- * each number goes into its column's sum as soon as its last digit is read.
+ * each number goes into its column's sum as soon as it is read: exactly
+ * (scan_summed_costs()), or 8 bytes at a time into "lanes" that are made
+ * numbers only every few thousand lines (scan_lane_line(), most lines).
  *
- * Like lex.h's fast scanners it relies on the line reader's promise that
- * the byte after a line is '\n' or '\r' (linereader.h), reads nothing
- * after that byte, and never reports an error: a line it does not take
- * leaves the sums as they were, and the caller reads it again with the
- * exact, slower code, which gives the message. */
+ * Like lex.h's fast scanners they rely on the line reader's promise that
+ * the byte after a line is '\n' or '\r' (linereader.h), and never report
+ * an error: a line they do not take leaves the sums as they were, and the
+ * caller reads it again with the exact, slower code, which gives the
+ * message. */
 #ifndef CF_READ_TREESCAN_H
 #define CF_READ_TREESCAN_H
 
@@ -168,8 +170,8 @@ static inline uint64_t wide_value(const struct lane *l)
     return v;
 }
 
-/* A decimal number of 1 to 4 digits at p (a depth or function id): returns its end (what follows
- * is the caller's to check), or NULL. */
+/* A decimal number of 1 to 4 digits at p (a depth or a function id):
+ * returns its end (what follows is the caller's to check), or NULL. */
 static inline const char *word_number(const char *p, uint64_t *out)
 {
     uint64_t x = load64(p) ^ ASCII_ZEROS;

@@ -6,12 +6,14 @@
  * node's text in their lines.  A child c stands for up to two keys:
  * "TEXT count" for the line of the stack that ends at c, and "TEXT;" for
  * the lines of the stacks below it.  All lines of one key start with that
- * key, and no key is a prefix of another one's lines unless its line is
- * that prefix ("TEXT;" cannot be: a frame holds no ';'), so ordering the
- * keys orders the lines, even when a frame is a prefix of its sibling or
- * holds bytes below ' ' and ';'.  Only siblings are sorted: a folded tree
- * of a million stacks has small sibling sets, where the sort of all the
- * lines cost tens of comparisons per line, each walking two deep stacks.
+ * key.  A key that is a prefix of another key is a line's, "TEXT count"
+ * ("TEXT;" cannot be: a frame holds no ';'), and then its one line is
+ * that prefix, which comes first in byte order as it does among the keys.
+ * So ordering the keys orders the lines, even when a frame is a prefix of
+ * its sibling or holds bytes below ' ' and ';'.  Only siblings are
+ * sorted: a folded tree of a million stacks has small sibling sets, where
+ * the sort of all the lines cost tens of comparisons per line, each
+ * walking two deep stacks.
  *
  * Building the trie: stacks that follow each other share their first
  * frames (a folded tree's stacks are made in depth-first order), so each
@@ -21,7 +23,6 @@
 #include "stacks.h"
 #include "util/util.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
