@@ -58,11 +58,11 @@ struct tree_reader {
     size_t depth;               /* depth of the last node, 0 at the start */
     uint64_t *cols;             /* fast_node_lines(): one line's costs */
     /* fast_node_lines() sums most lines' costs in lanes (treescan.h):
-     * the part's sums are sum[i] plus what scan.lanes[i] holds until
+     * the part's sums are sum[i] plus what lanes[i] holds until
      * flush_lanes() adds that in.  lanes_ok: every sum has room for what
      * the lanes can add before they are flushed (LANE_MAX_ADDED), so no
      * sum overflows unseen. */
-    struct lane_line scan;      /* its lanes, and the line read */
+    struct lane *lanes;         /* one per event */
     unsigned lane_lines;        /* lines in the byte lanes */
     unsigned wide_flushes;      /* byte lanes added into the wide ones */
     bool lanes_ok;
@@ -196,8 +196,7 @@ static void choose_event(struct tree_reader *T)
     }
     T->sum = xcalloc(T->events.ncolumns, sizeof *T->sum);
     T->cols = xcalloc(T->events.ncolumns, sizeof *T->cols);
-    T->scan.lanes = xcalloc(T->events.ncolumns, sizeof *T->scan.lanes);
-    T->scan.max = T->events.ncolumns;
+    T->lanes = xcalloc(T->events.ncolumns, sizeof *T->lanes);
 }
 
 /* Whether the part's sums can take what the lanes add before they are
@@ -218,7 +217,7 @@ static void flush_lanes(struct tree_reader *T)
     if (T->lane_lines == 0 && T->wide_flushes == 0)
         return;
     for (size_t i = 0; i < T->events.ncolumns; i++) {
-        struct lane *l = &T->scan.lanes[i];
+        struct lane *l = &T->lanes[i];
         lane_widen(l);
         T->sum[i] += wide_value(l);
         l->wide[0] = l->wide[1] = 0;
@@ -232,7 +231,7 @@ static void flush_lanes(struct tree_reader *T)
 static void widen_lanes(struct tree_reader *T)
 {
     for (size_t i = 0; i < T->events.ncolumns; i++)
-        lane_widen(&T->scan.lanes[i]);
+        lane_widen(&T->lanes[i]);
     T->lane_lines = 0;
     if (++T->wide_flushes == WIDE_FLUSHES)
         flush_lanes(T);
@@ -248,7 +247,7 @@ static void part_line(struct tree_reader *T, const char *p, const char *end)
     uint64_t want = T->t->opt.part;
     T->selected = want == ALL_PARTS || want == number;
     memset(T->sum, 0, T->events.ncolumns * sizeof *T->sum);
-    memset(T->scan.lanes, 0, T->events.ncolumns * sizeof *T->scan.lanes);
+    memset(T->lanes, 0, T->events.ncolumns * sizeof *T->lanes);
     T->lane_lines = 0;
     T->wide_flushes = 0;
     T->lanes_ok = true;
@@ -393,10 +392,9 @@ static void node_line(struct tree_reader *T, const char *p, const char *end)
 /* The costs a node line read by scan_lane_line() gives its node, as
  * numbers in T->cols (none in a part not selected): the others stay in
  * the lanes for the totals. */
-static inline void lane_node_costs(struct tree_reader *T)
+static inline void lane_node_costs(struct tree_reader *T, size_t n)
 {
-    const struct lane *lanes = T->scan.lanes;
-    size_t n = T->scan.n;
+    const struct lane *lanes = T->lanes;
     if (!T->selected)
         return;
     if (T->column_of) {
@@ -436,12 +434,9 @@ __attribute__((noinline)) static void fast_node_lines(struct tree_reader *T)
         size_t n;
         const char *nl;
         bool in_lanes = lanes_ok && (size_t)(limit - p) >= reach &&
-                        (nl = scan_lane_line(p, &T->scan));
+                        (nl = scan_lane_line(p, T->lanes, ncolumns, &depth, &id, &n));
         if (in_lanes) {
-            depth = T->scan.depth;
-            id = T->scan.id;
-            n = T->scan.n;
-            lane_node_costs(T);
+            lane_node_costs(T, n);
         } else {
             flush_lanes(T); /* the exact sums are checked for overflow */
             nl = exact_node_line(T, p, &depth, &id, &n);
@@ -451,7 +446,7 @@ __attribute__((noinline)) static void fast_node_lines(struct tree_reader *T)
         if (may_be_long && (size_t)(nl - p) > r->max_line) {
             for (size_t i = 0; i < n; i++) /* lr_next() reports it */
                 if (in_lanes)
-                    T->scan.lanes[i].sum -= T->scan.lanes[i].line;
+                    T->lanes[i].sum -= T->lanes[i].line;
                 else
                     T->sum[i] -= T->cols[i];
             break;
@@ -555,7 +550,7 @@ static void free_reader(struct tree_reader *T)
     buf_free(&T->scratch);
     free(T->sum);
     free(T->cols);
-    free(T->scan.lanes);
+    free(T->lanes);
     free(T->column_of);
     free(T->path);
     free(T);

@@ -223,17 +223,9 @@ static inline const char *depth_and_id(const char *p, uint64_t *depth, uint64_t 
 #define FOUR_DIGITS_BLANKS 0x1000100010001000u   /* ' ' ^ '0' */
 #define TOP_BYTE 0xFF00000000000000u
 
-/* A node line as scan_lane_line() reads it. */
-struct lane_line {
-    struct lane *lanes; /* one per cost column */
-    size_t max;         /* the number of cost columns */
-    uint64_t depth, id;
-    size_t n;           /* the number of costs on the line */
-};
-
 /* A whole node line "DEPTH ID C1 C2 ...\n" from p, for the lanes: the
  * depth and id of 1 to 4 digits, the costs of 1 to 7, each number after
- * one ' ', at most l->max costs.  Sets the depth, the id and n, adds the
+ * one ' ', at most max costs.  Sets the depth, the id and *n, adds the
  * k-th cost's aligned digits to lanes[k] and returns the '\n'.  NULL,
  * with the lanes as they were, for anything else (scan_summed_costs()
  * and node_line() take it).
@@ -241,17 +233,18 @@ struct lane_line {
  * One load reads a number and what follows it.  When that is "d d d d"
  * (a third of cc1's costs come in such runs of four one-digit numbers:
  * cache misses, branches), the four are taken at once. */
-static inline const char *scan_lane_line(const char *p, struct lane_line *l)
+static inline const char *scan_lane_line(const char *p, struct lane *lanes, size_t max,
+                                          uint64_t *depth, uint64_t *id, size_t *n)
 {
-    const char *t = depth_and_id(p, &l->depth, &l->id);
+    const char *t = depth_and_id(p, depth, id);
     if (t) {
         p = t;
     } else {
-        p = word_number(p, &l->depth);
-        if (!p || *p != ' ' || !(p = word_number(p + 1, &l->id)))
+        p = word_number(p, depth);
+        if (!p || *p != ' ' || !(p = word_number(p + 1, id)))
             return NULL;
     }
-    struct lane *lanes = l->lanes, *lane = lanes, *end = lanes + l->max;
+    struct lane *lane = lanes, *end = lanes + max;
     while (*p == ' ' && lane < end) {
         uint64_t x = load64(p + 1) ^ ASCII_ZEROS;
         uint64_t nondigit = nondigit_bytes(x);
@@ -281,7 +274,7 @@ static inline const char *scan_lane_line(const char *p, struct lane_line *l)
         p += 1 + len;
     }
     if (*p == '\n') {
-        l->n = (size_t)(lane - lanes);
+        *n = (size_t)(lane - lanes);
         return p;
     }
     while (lane > lanes) { /* give the line back */
