@@ -24,6 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .style = {.keep_clones = knobs & 1, .with_object = knobs & 2},
     };
     render_options_init(&opt.render);
+    /* parts kept apart: re-rooted and summed (svg), or kept (md) */
+    if (knobs & 64)
+        opt.render.format = (knobs & 4) ? FORMAT_MD : FORMAT_SVG;
     struct run run;
     run_init(&run, &opt);
     struct diag d;

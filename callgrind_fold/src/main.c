@@ -34,7 +34,7 @@ static const char usage_text[] =
     "                     summed\n"
     "  -o, --output=FILE  write to FILE instead of standard output\n"
     "  --frame=fn|fn+obj|short|short-templates\n"
-    "                     frame text: the function name (default); the\n"
+    "                     frame text: the function name (fn); the\n"
     "                     function name followed by \" [object]\", the base\n"
     "                     name of its ELF object, e.g. \"memcpy [libc.so.6]\";\n"
     "                     short: readable names, JIT and Python functions\n"
@@ -47,7 +47,11 @@ static const char usage_text[] =
     "                     (\"std::vector<...>::push_back(...)\"). Frames that\n"
     "                     read alike become one (a function's JIT tiers,\n"
     "                     functions named alike in files shown alike).\n"
-    "                     Folded output (and --diff's) only\n"
+    "                     Default: short for the pictures (svg, dot, png,\n"
+    "                     svg-graph, speedscope), with each frame's raw\n"
+    "                     name in its tooltip; fn for folded output and\n"
+    "                     pprof (--frame=short there: short function\n"
+    "                     names, the raw ones as system names)\n"
     "  --resolution=N     estimated stacks only: follow a call path while it\n"
     "                     carries at least 1/N of the total (default 100000);\n"
     "                     the cost below a lighter path goes to the other\n"
@@ -91,6 +95,11 @@ static const char render_usage_text[] =
     "\n"
     "Pictures (instead of folded stacks):\n"
     "  -f, --format=FMT   folded (default), svg (interactive flame graph),\n"
+    "                     html (one self-contained page: a table of the parts\n"
+    "                     with every event's totals and a flame graph each;\n"
+    "                     with --diff OLD NEW, before and after per\n"
+    "                     benchmark), md (that table in Markdown, for a CI\n"
+    "                     comment),\n"
     "                     speedscope (JSON for speedscope.app), pprof (gzipped\n"
     "                     profile.proto with every event, for go tool pprof),\n"
     "                     dot (call graph\n"
@@ -115,7 +124,23 @@ static const char render_usage_text[] =
     "  --diff=BASE        compare with the profile BASE (callgrind.out or\n"
     "                     folded): \"stack before after\" lines, or with -f svg\n"
     "                     a flame graph sized by FILE (the new profile),\n"
-    "                     red where it grew and blue where it shrank\n";
+    "                     red where it grew and blue where it shrank\n"
+    "  --diff OLD NEW     with -f html or md: the parts of two profiles paired\n"
+    "                     by benchmark name (a part's \"desc: Trigger: Client\n"
+    "                     Request: NAME\", else \"part N\"; a name repeated in\n"
+    "                     one profile is numbered \"NAME (2)\", ...), each\n"
+    "                     with its total before and after and the change in\n"
+    "                     percent, largest change of the --event first, then\n"
+    "                     benchmarks removed and added. md: a second table\n"
+    "                     gives the change of every other event\n"
+    "  --full-stacks      svg, html: keep every frame. By default a part's\n"
+    "                     picture starts where the user's code starts: a\n"
+    "                     benchmark at the frame above CodSpeed's\n"
+    "                     __codspeed_root_frame__, a whole program at main or\n"
+    "                     a thread's start routine, else at the deepest frame\n"
+    "                     every stack passes through; the frames below become\n"
+    "                     one frame naming the process (from \"cmd:\"). Totals\n"
+    "                     stay\n";
 
 static uint64_t parse_part(const char *s)
 {
@@ -158,7 +183,7 @@ enum {
     OPT_EVENT = 256, OPT_PART, OPT_RESOLUTION, OPT_FRAME, OPT_KEEP_CLONES,
     OPT_INLINE, OPT_DEBUG_DIR, OPT_INLINE_CACHE,
     OPT_TITLE, OPT_SUBTITLE, OPT_WIDTH, OPT_MINWIDTH, OPT_INVERTED,
-    OPT_COUNTNAME, OPT_COLORS, OPT_NODE_THRES, OPT_EDGE_THRES, OPT_DIFF
+    OPT_COUNTNAME, OPT_COLORS, OPT_NODE_THRES, OPT_EDGE_THRES, OPT_DIFF, OPT_FULL_STACKS
 };
 
 static const struct option long_options[] = {
@@ -185,6 +210,7 @@ static const struct option long_options[] = {
     {"node-thres", required_argument, NULL, OPT_NODE_THRES},
     {"edge-thres", required_argument, NULL, OPT_EDGE_THRES},
     {"diff", required_argument, NULL, OPT_DIFF},
+    {"full-stacks", no_argument, NULL, OPT_FULL_STACKS},
     {NULL, 0, NULL, 0}};
 
 /* '-': operands come back in order as code 1, so options and files can
@@ -215,6 +241,29 @@ static const char *spelled(char **argv, int at, int c)
     return arg;
 }
 
+/* Whether a format shows short frame names (--frame=short) by default:
+ * the pictures do, with the raw names in their tooltips; folded text
+ * stays as callgrind names the functions (scripts and goldens read it)
+ * and pprof too (its users' tools shorten names themselves, and find the
+ * raw name there). A new format must choose. */
+static bool shows_short_names(enum render_format f)
+{
+    switch (f) {
+    case FORMAT_SVG:
+    case FORMAT_DOT:
+    case FORMAT_PNG:
+    case FORMAT_SVG_GRAPH:
+    case FORMAT_SPEEDSCOPE:
+    case FORMAT_HTML:
+        return true;
+    case FORMAT_FOLDED:
+    case FORMAT_PPROF:
+    case FORMAT_MD: /* names of benchmarks, not of frames */
+        return false;
+    }
+    return false;
+}
+
 /* Options and operands into *opt and inputs[]. Returns -1 to go on, or
  * the exit status after --help or --version. */
 static int parse_args(int argc, char **argv, struct run_options *opt, struct buf *debug_dirs,
@@ -222,6 +271,7 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
 {
     *opt = (struct run_options){.part = ALL_PARTS, .resolution = DEFAULT_RESOLUTION};
     render_options_init(&opt->render);
+    bool frame_given = false;
     opterr = 0;
     for (;;) {
         int at = optind;
@@ -282,6 +332,7 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
             break;
         }
         case OPT_FRAME:
+            frame_given = true;
             opt->style.with_object = strcmp(v, "fn+obj") == 0;
             opt->style.short_templates = strcmp(v, "short-templates") == 0;
             opt->style.short_names = opt->style.short_templates || strcmp(v, "short") == 0;
@@ -298,8 +349,8 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
             break;
         case 'f':
             if (!render_parse_format(v, &opt->render.format))
-                usage_error("--format wants folded, svg, speedscope, pprof, dot, png or "
-                            "svg-graph, not '%s'", v);
+                usage_error("--format wants folded, svg, html, md, speedscope, pprof, dot, "
+                            "png or svg-graph, not '%s'", v);
             break;
         case OPT_TITLE:
             opt->render.title = text(v, "--title");
@@ -333,6 +384,9 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
             else
                 usage_error("--colors wants 'name' or 'obj', not '%s'", v);
             break;
+        case OPT_FULL_STACKS:
+            opt->render.full_stacks = true;
+            break;
         case OPT_DIFF:
             opt->render.diff_base = text(v, "--diff");
             break;
@@ -345,13 +399,18 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
     if (*ninputs == 0)
         inputs[(*ninputs)++] = "-";
     enum render_format f = opt->render.format;
-    if (opt->render.diff_base && f != FORMAT_FOLDED && f != FORMAT_SVG)
-        usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph; "
-                          "not other formats");
-    /* The pictures keep raw names for now (their tooltips will show them). */
-    if (opt->style.short_names && f != FORMAT_FOLDED)
-        usage_error("%s", "--frame=short writes folded stacks (or --diff's lines), "
-                          "not other formats");
+    bool report = f == FORMAT_HTML || f == FORMAT_MD;
+    if (opt->render.diff_base && f != FORMAT_FOLDED && f != FORMAT_SVG && !report)
+        usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph, or "
+                          "with -f html|md the parts paired by benchmark; not other "
+                          "formats");
+    if (opt->render.diff_base && report && *ninputs != 1)
+        usage_error("%s", "--diff OLD NEW with -f html|md compares two profiles: "
+                          "give one NEW file after OLD");
+    /* Pictures show short names unless --frame says otherwise (their
+     * tooltips show the raw ones). */
+    if (!frame_given && shows_short_names(f))
+        opt->style.short_names = true;
     if (debug_dirs->len)
         opt->debug_dirs = buf_cstr(debug_dirs);
     return -1;

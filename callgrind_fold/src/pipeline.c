@@ -3,6 +3,7 @@
 #include "pipeline.h"
 #include "inline/inline.h"
 #include "util/util.h"
+#include "write/report.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -36,9 +37,14 @@ static int run_part(void *arg, struct part *pt, char *err, size_t errlen)
     if (run->inl && inline_apply(run->inl, pt, &run->names, err, errlen))
         return -1;
     profile_resolve_call_targets(&pt->prof);
-    if (run->keep_arcs) /* -f dot: the call graph itself, with call counts */
-        callarcs_add_profile(&run->arcs, &pt->prof, &run->fold);
-    stacks_use_column(&run->out, pt->column);
+    if (run->keep_arcs) { /* -f dot: the call graph itself, with call counts */
+        /* frames named as in the summed stacks, even when the part's
+         * stacks are kept apart */
+        struct fold_target arcs_frames = run->fold;
+        arcs_frames.out = &run->out;
+        callarcs_add_profile(&run->arcs, &pt->prof, &arcs_frames);
+    }
+    stacks_use_column(run->fold.out, pt->column);
     return fold_profile(&pt->prof, &run->fold, err, errlen);
 }
 
@@ -61,6 +67,10 @@ void run_init(struct run *run, const struct run_options *opt)
     callarcs_init(&run->arcs);
     run->keep_arcs = ro->format == FORMAT_DOT || ro->format == FORMAT_PNG ||
                      ro->format == FORMAT_SVG_GRAPH || ro->colors == COLORS_OBJ;
+    bool report = ro->format == FORMAT_HTML || ro->format == FORMAT_MD;
+    bool picture = ro->format == FORMAT_HTML || ro->format == FORMAT_SVG;
+    run->trim_roots = picture && !ro->full_stacks;
+    run->keep_parts = report || run->trim_roots;
     run->fold = (struct fold_target){.out = &run->out, .names = &run->names,
                                      .style = opt->style, .resolution = opt->resolution};
     if (opt->inline_frames) {
@@ -78,10 +88,12 @@ void run_init(struct run *run, const struct run_options *opt)
         .style = opt->style,
         .by_address = run->inl != NULL,
         .want_lines = pprof,
-        .keep_notes = pprof,
-        .all_events = pprof,
+        .keep_notes = pprof || report,
+        .all_events = pprof || report,
+        .keep_parts = run->keep_parts,
     };
-    struct part_sink sink = {run, run_part, run->inl ? run_object : NULL};
+    struct part_sink sink = {run, run_part, run->inl ? run_object : NULL, NULL, NULL};
+    parts_sink(&sink);
     read_target_init(&run->in, &ro_in, &run->names, &run->out, &sink);
 }
 
@@ -100,6 +112,16 @@ void run_free(struct run *run)
     for (size_t i = 0; i < run->ncolumns; i++)
         free(run->columns[i].count);
     free(run->columns);
+    parts_free(run);
+    if (run->part_open) { /* an input failed in this part */
+        stacks_free(run->part_open);
+        free(run->part_open);
+    }
+    for (size_t i = 0; i < run->nmetadata; i++)
+        free(run->metadata[i]);
+    free(run->metadata);
+    free(run->cmd);
+    free(run->events);
 }
 
 /* Folded inputs pass --inline unexpanded: its report says how many. */
@@ -184,48 +206,58 @@ static bool add_column(struct event_column *to, const struct stack_column *from)
     return ok;
 }
 
-/* -f pprof: the counts of every event, one column each, as the readers
- * left them in the stacks' columns (all_events): one per event of the
- * inputs' "events:" lines in order of first sight, and the --event's if
- * it is an inherited one. Each is exactly what folded output counts for
- * --event=THAT. Folded text has no events: its counts are in every
- * column. Returns 0, or EXIT_INPUT after saying what went wrong. */
-static int pprof_columns(struct run *run)
+/* The events of the counts, one column each, as the readers left them
+ * in the stacks' columns (all_events): one per event of the inputs'
+ * "events:" lines in order of first sight, and the --event's if it is an
+ * inherited one; with folded stacks only, one count of unknown meaning.
+ * Sets run->events, nevents and default_event. */
+static void choose_events(struct run *run)
 {
     const struct render_options *ro = &run->opt.render;
     const struct strtab *seen = &run->in.notes.events;
     size_t nseen = seen->count;
-    struct stack_column every;
-    stacks_take_column(&run->out, 0, &every);
-    if (nseen == 0) { /* folded stacks only: one count of unknown meaning */
-        run->columns = xcalloc(1, sizeof *run->columns);
-        run->ncolumns = 1;
-        run->columns[0] = (struct event_column){
-            .event = ro->countname ? ro->countname : run->opt.event ? run->opt.event : "samples",
-            .count = every.count, .len = every.cap, .total = every.total};
-        return 0;
+    run->events = xcalloc(nseen + 1, sizeof *run->events);
+    if (nseen == 0) { /* folded stacks only */
+        run->events[run->nevents++] =
+            ro->countname ? ro->countname : run->opt.event ? run->opt.event : "samples";
+        return;
     }
     const char *selected = read_chosen_event(&run->in);
-    run->columns = xcalloc(nseen + 1, sizeof *run->columns);
-    run->default_column = SIZE_MAX;
+    run->default_event = SIZE_MAX;
     for (uint32_t i = 0; i < nseen; i++) {
-        run->columns[run->ncolumns++].event = strtab_str(seen, i);
+        run->events[run->nevents++] = strtab_str(seen, i);
         if (strcmp(strtab_str(seen, i), selected) == 0)
-            run->default_column = i;
+            run->default_event = i;
     }
-    if (run->default_column == SIZE_MAX) { /* an inherited event: a column too */
-        run->default_column = run->ncolumns;
-        run->columns[run->ncolumns++].event = selected;
+    if (run->default_event == SIZE_MAX) { /* an inherited event: a column too */
+        run->default_event = run->nevents;
+        run->events[run->nevents++] = selected;
+    }
+}
+
+/* The counts of stacks s by event, into cols[run->nevents] (taken out of
+ * s's columns): each is exactly what folded output counts for
+ * --event=THAT. Folded text has no events: its counts are in every
+ * column. False if a sum overflows. */
+static bool take_event_columns(struct run *run, struct stacks *s, struct event_column *cols)
+{
+    struct stack_column every;
+    stacks_take_column(s, 0, &every);
+    if (run->in.notes.events.count == 0) {
+        cols[0] = (struct event_column){.event = run->events[0], .count = every.count,
+                                        .len = every.cap, .total = every.total};
+        return true;
     }
     bool ok = true;
-    for (size_t c = 0; c < run->ncolumns; c++) {
-        struct event_column *col = &run->columns[c];
+    for (size_t c = 0; c < run->nevents; c++) {
+        struct event_column *col = &cols[c];
+        col->event = run->events[c];
         col->long_name = notes_event_long_name(&run->in.notes, col->event,
                                                strlen(col->event));
         size_t at = read_event_column_of(&run->in, col->event);
         if (at) {
             struct stack_column counts;
-            stacks_take_column(&run->out, at, &counts);
+            stacks_take_column(s, at, &counts);
             col->count = counts.count;
             col->len = counts.cap;
             col->total = counts.total;
@@ -233,6 +265,37 @@ static int pprof_columns(struct run *run)
         ok &= add_column(col, &every);
     }
     free(every.count);
+    return ok;
+}
+
+/* -f pprof: the counts of every event, one column each. Returns 0, or
+ * EXIT_INPUT after saying what went wrong. */
+static int pprof_columns(struct run *run)
+{
+    choose_events(run);
+    run->columns = xcalloc(run->nevents, sizeof *run->columns);
+    run->ncolumns = run->nevents;
+    run->default_column = run->default_event;
+    if (!take_event_columns(run, &run->out, run->columns)) {
+        fprintf(stderr, "callgrind_fold: summed counts overflow 64 bits\n");
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+/* After the inputs, -f html and -f md: each part's counts by event, and
+ * names made unique. Returns 0, or EXIT_INPUT after saying what went
+ * wrong. */
+static int finish_parts(struct run *run)
+{
+    choose_events(run);
+    bool ok = true;
+    for (size_t i = 0; i < run->nparts; i++) {
+        struct kept_part *kp = &run->parts[i];
+        kp->columns = xcalloc(run->nevents, sizeof *kp->columns);
+        ok &= take_event_columns(run, kp->stacks, kp->columns);
+    }
+    parts_number_names(run);
     if (!ok) {
         fprintf(stderr, "callgrind_fold: summed counts overflow 64 bits\n");
         return EXIT_INPUT;
@@ -262,7 +325,8 @@ static struct render_job job_of(struct run *run, struct run *base, const char *n
 
 /* Writes the output; opened only now, so a failed run leaves an existing
  * file alone. Returns 0 or EXIT_OUTPUT after saying why. */
-static int write_output(struct run *run, struct run *base, const char *name)
+static int write_output(struct run *run, struct run *base, const char *name,
+                        const struct report *report, const struct report_diff *diff)
 {
     const char *output = run->opt.output;
     FILE *out = output ? fopen(output, "w") : stdout;
@@ -271,6 +335,8 @@ static int write_output(struct run *run, struct run *base, const char *name)
         return EXIT_OUTPUT;
     }
     struct render_job job = job_of(run, base, name);
+    job.report = report;
+    job.report_diff = diff;
     int rc = render_write(&job, out);
     if (rc == 0 && (fflush(out) != 0 || ferror(out)))
         rc = -1;
@@ -286,18 +352,38 @@ static int write_output(struct run *run, struct run *base, const char *name)
     return 0;
 }
 
+/* --frame=short: the run's stacks, the base's, and every kept part's
+ * renamed in one go (one root for all their paths). */
+static void shorten_frames(struct run *run, struct run *base)
+{
+    size_t n = 0, cap = 2 + run->nparts + (base ? base->nparts : 0);
+    struct stacks **all = xmalloc(cap * sizeof *all);
+    all[n++] = &run->out; /* first: its call arcs are renamed too */
+    for (size_t i = 0; i < run->nparts; i++)
+        all[n++] = run->parts[i].stacks;
+    if (base) {
+        all[n++] = &base->out;
+        for (size_t i = 0; i < base->nparts; i++)
+            all[n++] = base->parts[i].stacks;
+    }
+    stacks_shorten(all, n, run->opt.style.short_templates,
+                   run->keep_arcs ? &run->arcs : NULL);
+    free(all);
+}
+
 int pipeline_run(const struct run_options *opt, const char *const *inputs, size_t ninputs)
 {
     struct run run;
     run_init(&run, opt);
     int status = read_inputs(&run, inputs, ninputs);
-    if (status == 0 && opt->render.format == FORMAT_PPROF)
-        status = pprof_columns(&run);
-    /* --diff BASE: the base profile, read with the same options. */
+    enum render_format f = opt->render.format;
+    bool report = f == FORMAT_HTML || f == FORMAT_MD;
+    /* --diff BASE: the base profile, read with the same options (parts
+     * kept and re-rooted alike). */
     struct run base;
     struct run_options base_opt = *opt;
     base_opt.inline_frames = false;
-    base_opt.render.format = FORMAT_FOLDED;
+    base_opt.render.format = report || f == FORMAT_SVG ? f : FORMAT_FOLDED;
     base_opt.render.colors = COLORS_NAME;
     run_init(&base, &base_opt);
     if (status == 0 && opt->render.diff_base) {
@@ -311,14 +397,39 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
                    sizeof run.fold.estimate_reason);
         }
     }
-    /* --frame=short: every frame is read by now, so the root of their paths
-     * is known; the base's frames share it, so that the two still align. */
-    struct stacks *both[] = {&run.out, &base.out};
+    /* --frame=short (the pictures' default): every frame is read by now,
+     * so the root of their paths is known; the base's frames and every
+     * kept part's share it, so that they still align. The call arcs'
+     * frames are renamed with the stacks', and the columns of every event
+     * taken after. */
     if (status == 0 && opt->style.short_names)
-        stacks_shorten(both, opt->render.diff_base ? 2 : 1, opt->style.short_templates);
+        shorten_frames(&run, opt->render.diff_base ? &base : NULL);
+    if (status == 0 && f == FORMAT_PPROF)
+        status = pprof_columns(&run);
+    if (status == 0 && report)
+        status = finish_parts(&run);
+    if (status == 0 && report && opt->render.diff_base)
+        status = finish_parts(&base);
+    struct report_view view = {0}, base_view = {0};
+    struct report_diff diff = {0};
+    if (status == 0 && report) {
+        report_view_init(&view, &run, inputs[0]);
+        if (opt->render.diff_base) {
+            report_view_init(&base_view, &base, opt->render.diff_base);
+            diff.old = &base_view.report;
+            diff.new = &view.report;
+            diff.pairs = pair_parts(diff.old, diff.new, &diff.npairs);
+        }
+    }
     if (status == 0)
-        status = write_output(&run, opt->render.diff_base ? &base : NULL, inputs[0]);
-    if (status == 0 && run.fold.estimated)
+        status = write_output(&run, opt->render.diff_base ? &base : NULL, inputs[0],
+                              report && !opt->render.diff_base ? &view.report : NULL,
+                              report && opt->render.diff_base ? &diff : NULL);
+    free(view.parts);
+    free(base_view.parts);
+    free((void *)diff.pairs);
+    /* -f md shows totals only, which are exact either way */
+    if (status == 0 && run.fold.estimated && opt->render.format != FORMAT_MD)
         fprintf(stderr,
                 "callgrind_fold: note: stacks are estimated from the call graph "
                 "(%.60s); profile with callgrind --dump-folded=yes for exact "

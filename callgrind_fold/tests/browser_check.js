@@ -1,26 +1,18 @@
 // Opens a flame graph SVG in headless Chromium (playwright-core) and
 // checks that it works: no script errors, hover shows details, a click
 // zooms (the clicked frame gets the full width), search reports a
-// matched share, Reset Zoom restores. Writes a screenshot.
+// matched share, Reset Zoom restores; the zoomed frame's label is its
+// short name (data-l), the details its raw one. Writes a screenshot.
 // Usage: node browser_check.js MODULE_DIR CHROMIUM SVG SCREENSHOT USERDIR
 'use strict';
 const [moduleDir, chromium, svg, shot, userDir] = process.argv.slice(2);
-const { chromium: pw } = require(require('path').join(moduleDir, 'playwright-core'));
+const { openChromium, newWatchedPage } = require('./chromium_page.js');
 
 (async () => {
   const errors = [];
-  const browser = await pw.launchPersistentContext(userDir, {
-    executablePath: chromium,
-    headless: true,
-    viewport: { width: 1200, height: 800 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update',
-           '--disable-sync'],
-  });
+  const browser = await openChromium(moduleDir, chromium, userDir, 800);
   try {
-    const page = await browser.newPage();
-    page.on('pageerror', (e) => errors.push('pageerror: ' + e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push('console: ' + m.text()); });
+    const page = await newWatchedPage(browser, errors);
     await page.goto('file://' + svg);
     await page.waitForFunction(() => window.cf && window.cf.frames && window.cf.frames.length > 0);
     const result = await page.evaluate(() => {
@@ -35,6 +27,7 @@ const { chromium: pw } = require(require('path').join(moduleDir, 'playwright-cor
       const details = document.getElementById('details').textContent;
       target.rect.dispatchEvent(new MouseEvent('click', { bubbles: true }));
       const after = +target.rect.getAttribute('width');
+      const zoomLabel = target.text.textContent;
       const hidden = document.querySelectorAll('#frames g.hide').length;
       const unzoomShown = !document.getElementById('unzoom').classList.contains('hide');
       const share = cfSearch(target.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
@@ -42,7 +35,7 @@ const { chromium: pw } = require(require('path').join(moduleDir, 'playwright-cor
       cfResetSearch();
       cfUnzoom();
       const restored = +target.rect.getAttribute('width');
-      return { name: target.name, before, after, hidden, unzoomShown, details, share, matched,
+      return { name: target.name, raw: target.raw, zoomLabel, before, after, hidden, unzoomShown, details, share, matched,
                restored, full: cf.width - 2 * cf.xpad };
     });
     await page.screenshot({ path: shot });

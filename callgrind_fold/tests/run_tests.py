@@ -658,14 +658,47 @@ def test_short_frames(binary, tag):
         check(name + "/merged-and-no-paths",
               0 < len(stacks) < len(parse_folded(raw)) and
               not any("/tmp/cc" in f or ":13" in f for f in frames), out)
-    rc, out, err = fold(binary, ["--frame=short", "-f", "svg", path])
-    check(tag + "short/folded-output-only",
-          rc == 1 and "--frame=short writes folded stacks" in err and out == "", err)
+    test_short_pprof(binary, tag, path)
     rc, out, err = fold(binary, ["--frame=short", "--diff=" + path, path])
     lines = [l.rsplit(" ", 2) for l in out.splitlines()]
     check(tag + "short/diff-shares-the-names",
           rc == 0 and lines and all(len(l) == 3 and l[1] == l[2] != "0" for l in lines)
           and not any("/tmp/cc" in l[0] for l in lines), out + err)
+
+
+def test_short_pprof(binary, tag, path):
+    """-f pprof keeps raw names by default; --frame=short gives short
+    function names with the raw ones as system_name, every event's sums
+    kept (a second event, Dr = 2 Ir, added to perfmap_short.cg)."""
+    import pprof_tests
+    text = open(path).read().replace("events: Ir", "events: Ir Dr")
+    text = re.sub(r"(?m)^1 (\d+)$", lambda m: "1 %s %d" % (m.group(1), 2 * int(m.group(1))), text)
+    two = os.path.join(WORK, "perfmap_short_two_events.cg")
+    with open(two, "w") as f:
+        f.write(text.replace("totals: 176", "totals: 176 352"))
+    got = {}
+    for args in ([], ["--frame=short"]):
+        p = run([binary, "-f", "pprof"] + args + [two])
+        try:
+            prof = pprof_tests.decode_profile(p.stdout) if p.returncode == 0 else None
+        except Exception as e:  # noqa: BLE001 - a broken profile is a failure
+            prof, err = None, str(e)
+        else:
+            err = p.stderr.decode()
+        got[tuple(args)] = prof, err
+    raw, err_raw = got[()]
+    short, err_short = got[("--frame=short",)]
+    funcs = lambda prof: {f["name"]: f["system_name"] for f in prof["functions"].values()}  # noqa: E731
+    sums = lambda prof: [sum(v[i] for _, v in prof["samples"]) for i in range(2)]  # noqa: E731
+    check(tag + "short/pprof-raw-by-default",
+          raw is not None and sums(raw) == [176, 352] and
+          funcs(raw).get("JS:~fib /tmp/cc/bench/workloads/jswork.js:9:13") ==
+          "JS:~fib /tmp/cc/bench/workloads/jswork.js:9:13", err_raw)
+    check(tag + "short/pprof-short-names-raw-system-names",
+          short is not None and sums(short) == [176, 352] and
+          funcs(short).get("fib  workloads/jswork.js:9", "").startswith("3 names: JS:~fib ") and
+          funcs(short).get("main") == "main" and len(short["samples"]) < len(raw["samples"]),
+          err_short + str(short and funcs(short)))
 
 
 def test_fuzz(seconds):
@@ -691,6 +724,8 @@ def main():
     ap.add_argument("--unit")
     ap.add_argument("--san-bin")
     ap.add_argument("--san-unit")
+    ap.add_argument("--html-demo")
+    ap.add_argument("--san-html-demo")
     ap.add_argument("--fuzz", action="store_true")
     ap.add_argument("--no-golden", action="store_true")
     a = ap.parse_args()
@@ -725,6 +760,19 @@ def main():
     import test_render
     for binary, tag in binaries:
         test_render.run_all(binary, tag, report, check, browser=not tag)
+
+    # The HTML report (issue 29): tests/html_tests.py, pages of several
+    # parts made by the writer's harness (tests/html_demo.c) of each build.
+    import html_tests
+    demos = {"": a.html_demo, "asan+ubsan/": a.san_html_demo}
+    for binary, tag in binaries:
+        demo = demos.get(tag)
+        html_tests.run_all(binary, os.path.abspath(demo) if demo else None, tag, report, check,
+                           browser=not tag)
+    # Parts kept apart, -f md, --diff OLD NEW, rooted pictures (issue 29)
+    import report_tests
+    for binary, tag in binaries:
+        report_tests.run_all(binary, tag, check, WORK)
 
     # The folded tree of callgrind --dump-folded=yes: tests/tree_tests.py
     import tree_tests

@@ -528,18 +528,30 @@ def test_speedscope(binary, tag, check, report, schema):
 
 # ---- browser --------------------------------------------------------------
 
-def test_browser(binary, check, report):
-    name = "svg/chromium-renders-and-zooms"
+def browser_tools(name, report):
+    """(node, playwright-core's directory, chromium), or None after a SKIP
+    of test `name` saying what is missing."""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     node = shutil.which("node")
     if not chromium or not node:
         report("SKIP", name, "no chromium or node (apt-get install chromium)")
-        return
+        return None
     pw = npm_package("playwright-core")
     if not pw:
         report("SKIP", name, "playwright-core (npm) not available")
+        return None
+    return node, pw, chromium
+
+
+def test_browser(binary, check, report):
+    name = "svg/chromium-renders-and-zooms"
+    tools = browser_tools(name, report)
+    if not tools:
         return
+    node, pw, chromium = tools
     stacks = random_stacks(21, 300, names=20, depth=8)
+    # the widest frame, zoomed into: a perf-map name, drawn short
+    stacks.append(("JS:~hot /tmp/b/work.js:9:13;leaf", sum(c for _, c in stacks)))
     folded = write("browser.folded", folded_text(stacks))
     svg = os.path.join(WORK, "browser.svg")
     p = run([binary, "-f", "svg", "--title=callgrind_fold browser test", "-o", svg, folded])
@@ -562,7 +574,9 @@ def test_browser(binary, check, report):
     res = out.get("result") or {}
     ok = (not out["errors"] and os.path.exists(shot) and os.path.getsize(shot) > 1000 and
           abs(res.get("after", 0) - res.get("full", -1)) < 0.01 and res["before"] < res["after"] and
-          res["hidden"] > 0 and res["unzoomShown"] and res["details"].startswith(res["name"]) and
+          res["hidden"] > 0 and res["unzoomShown"] and res["name"] == "hot  work.js:9" and
+          res["zoomLabel"] == res["name"] and
+          res["details"].startswith(res["raw"] + " (") and res["raw"] == "JS:~hot /tmp/b/work.js:9:13" and
           res["share"] > 0 and "Matched:" in res["matched"] and
           abs(res["restored"] - res["before"]) < 0.01)
     check(name, ok, json.dumps(out)[:400])
@@ -580,6 +594,89 @@ def test_browser(binary, check, report):
         check("svg/chromium-screenshot", False, "timeout")
     finally:
         shutil.rmtree(userdir, ignore_errors=True)
+
+
+# ---- short names in pictures ----------------------------------------------
+
+def folded_total(binary, args):
+    p = run([binary] + args)
+    return sum(int(l.rsplit(" ", 1)[1]) for l in p.stdout.decode().splitlines())
+
+
+def test_short_pictures(binary, tag, check, report):
+    """Pictures show short names by default (tests/cases/perfmap_short.why),
+    the raw ones in tooltips; --frame=fn restores the raw names everywhere;
+    every picture's total is the folded one."""
+    path = os.path.join(HERE, "cases", "perfmap_short.cg")
+    total = folded_total(binary, [path])
+    fib_raw = "3 names: JS:~fib /tmp/cc/bench/workloads/jswork.js:9:13 | " \
+              "JS:^fib /tmp/cc/bench/workloads/jswork.js:9:13 | " \
+              "JS:*fib /tmp/cc/bench/workloads/jswork.js:9:13"
+    anon_raw = "Function: file:///tmp/cc/bench/bench.mjs:9:36"
+    # SVG: labels (data-l, the drawn text) short, titles raw
+    p = run([binary, "-f", "svg", path])
+    root, frames = svg_frames(p.stdout)
+    groups = [g for g in root.iter(NS + "g") if g.get("class") == "f"]
+    by_label = {g.get("data-l") or frames[i]["name"]: frames[i] for i, g in enumerate(groups)}
+    texts = [g.find(NS + "text").text or "" for g in groups]
+    ok = p.returncode == 0 and by_label.get("fib  workloads/jswork.js:9", {}).get("name") == fib_raw \
+        and by_label.get("(anonymous)  bench.mjs:9", {}).get("name") == anon_raw \
+        and by_label.get("main", {}).get("name") == "main" and groups[2].get("data-l") is not None \
+        and not any("/tmp/cc" in t for t in texts) \
+        and root.find(NS + "g[@id='cfconfig']").get("data-total") == str(total)
+    check(tag + "short/svg-short-labels-raw-titles", ok, p.stderr.decode() + str(list(by_label)))
+    # --diff svg: the same names on both sides
+    p = run([binary, "-f", "svg", "--diff=" + path, path])
+    root, frames = svg_frames(p.stdout)
+    check(tag + "short/diff-svg", p.returncode == 0 and
+          any(f["name"] == fib_raw for f in frames) and
+          b'data-l="fib  workloads/jswork.js:9"' in p.stdout and
+          all(", +0 " in f["title"] for f in frames), p.stderr.decode())
+    # DOT: labels short, tooltips raw; the totals are the folded ones
+    p = run([binary, "-f", "dot", "--node-thres=0", "--edge-thres=0", path])
+    text = p.stdout.decode()
+    fib = re.search(r'label="fib  workloads/jswork.js:9\\ntotal [0-9.]+% \((\d+)\)[^"]*", '
+                    r'tooltip="([^"]*)"', text)
+    check(tag + "short/dot-short-labels-raw-tooltips",
+          p.returncode == 0 and fib is not None and fib.group(2) == fib_raw and
+          "/tmp/cc" not in "".join(re.findall(r'label="([^"]*)"', text)) and
+          ("\\ntotal %d " % total) in text and 'label="main\\n' in text and
+          'n0 [label="main\\ntotal 100.00%% (%d)\\nself 2.84%% (5)", fillcolor' % total in text,
+          text[-600:] + p.stderr.decode())
+    # speedscope: names short, raw names as the frames' "file"
+    p = run([binary, "-f", "speedscope", path])
+    doc = json.loads(p.stdout.decode())
+    named = {f["name"]: f.get("file") for f in doc["shared"]["frames"]}
+    check(tag + "short/speedscope",
+          p.returncode == 0 and named.get("fib  workloads/jswork.js:9") == fib_raw and
+          "file" not in [f for f in doc["shared"]["frames"] if f["name"] == "main"][0] and
+          sum(doc["profiles"][0]["weights"]) == total, str(named))
+    # --frame=fn: the raw names everywhere, no data-l, no tooltip, no file
+    p = run([binary, "-f", "svg", "--frame=fn", path])
+    root, frames = svg_frames(p.stdout)
+    texts = [t.text or "" for t in root.iter(NS + "text")]
+    check(tag + "short/frame-fn-restores-raw-svg",
+          p.returncode == 0 and b"data-l=" not in p.stdout and
+          any(f["name"] == "JS:*fib /tmp/cc/bench/workloads/jswork.js:9:13" for f in frames) and
+          any(t.startswith("Function: file:///tmp/cc") for t in texts), p.stderr.decode())
+    p = run([binary, "-f", "dot", "--frame=fn", path])
+    q = run([binary, "-f", "speedscope", "--frame=fn", path])
+    check(tag + "short/frame-fn-restores-raw-dot-speedscope",
+          p.returncode == q.returncode == 0 and b"tooltip=" not in p.stdout and
+          b"JS:~fib /tmp/cc/bench" in p.stdout and b'"file"' not in q.stdout and
+          b'"JS:~fib /tmp/cc/bench' in q.stdout, (p.stderr + q.stderr).decode())
+    # folded output stays raw by default
+    p = run([binary, path])
+    check(tag + "short/folded-stays-raw", p.returncode == 0 and b"JS:~fib /tmp/cc" in p.stdout,
+          p.stderr.decode())
+    # C names read the same: no tooltip or data-l at all
+    spec = os.path.join(HERE, "cases", "mutual_recursion.cg")
+    p = run([binary, "-f", "svg", spec])
+    q = run([binary, "-f", "dot", spec])
+    check(tag + "short/c-names-unchanged",
+          p.returncode == q.returncode == 0 and b"data-l=" not in p.stdout and
+          b"tooltip=" not in q.stdout and p.stdout == run([binary, "-f", "svg", "--frame=fn",
+                                                           spec]).stdout, "")
 
 
 def test_usage(binary, tag, check):
@@ -604,6 +701,7 @@ def run_all(binary, tag, report, check, browser=False):
              ("svg", lambda: test_svg(binary, tag, check, report)),
              ("dot", lambda: test_dot(binary, tag, check, report)),
              ("diff", lambda: test_diff(binary, tag, check, report, valgrind, cc, None)),
+             ("short", lambda: test_short_pictures(binary, tag, check, report)),
              ("speedscope", lambda: test_speedscope(binary, tag, check, report,
                                                     speedscope_schema()))]
     if not tag:  # timing means nothing under the sanitizers

@@ -165,17 +165,22 @@ def test_options(binary, tag, check):
 
 def test_writers(binary, tag, check):
     """Every writer draws a tree as it draws the equivalent folded stacks
-    (the count name fixed: folded stacks have none of their own)."""
+    (the count name fixed: folded stacks have none of their own). The
+    pictures with --full-stacks: by default a tree's parts are rooted at
+    the user's code and folded stacks are drawn as they are."""
     path, _ = generated("writers", nodes=3000, parts=1, threads=1, events=("Ir",),
                         seed=11, functions=80, folded="writers.folded")
     folded = os.path.join(WORK, "writers.folded")
     base, _ = generated("writers_base", nodes=3000, parts=1, threads=1, events=("Ir",),
                         seed=12, functions=80, folded="writers_base.folded")
     base_folded = os.path.join(WORK, "writers_base.folded")
-    for name, args in (("svg", ["-f", "svg"]), ("svg-inverted", ["-f", "svg", "--inverted"]),
+    full = "--full-stacks"
+    for name, args in (("svg", ["-f", "svg", full]),
+                       ("svg-inverted", ["-f", "svg", "--inverted", full]),
                        ("dot", ["-f", "dot"]), ("speedscope", ["-f", "speedscope"]),
-                       ("colors=obj", ["-f", "svg", "--colors=obj"]),
-                       ("diff", ["--diff=BASE"]), ("diff-svg", ["--diff=BASE", "-f", "svg"])):
+                       ("colors=obj", ["-f", "svg", "--colors=obj", full]),
+                       ("diff", ["--diff=BASE"]),
+                       ("diff-svg", ["--diff=BASE", "-f", "svg", full])):
         def go(inp, b):
             return fold(binary, ["--countname=units"] +
                         [a.replace("BASE", b) for a in args] + [inp])

@@ -246,6 +246,128 @@ static void test_short_names(const char *path)
     report("short-names-file", groups >= 8 && names >= 100 && understood, detail);
 }
 
+/* --frame=short on a whole stack table (stacks_shorten): raw names kept
+ * beside the short ones, frames that read alike merged with a raw name
+ * listing theirs, every column's sums kept, sources and call arcs
+ * renamed with the frames. */
+static void test_shorten_raw(void)
+{
+    struct stacks s;
+    stacks_init(&s);
+    s.keep_sources = true;
+    const char *names[] = {"main", "JS:~fib /r/a/x.js:9:13", "JS:*fib /r/a/x.js:9:13",
+                           "JS:*g /r/b/y.js:2:1"};
+    uint32_t f[4];
+    for (int i = 0; i < 4; i++) {
+        f[i] = stacks_frame(&s, names[i], strlen(names[i]));
+        stacks_frame_source(&s, f[i], 7, 10 + (uint32_t)i, 100 + (uint32_t)i);
+    }
+    uint32_t p1[] = {f[0], f[1]}, p2[] = {f[0], f[2]}, p3[] = {f[0], f[2], f[3]};
+    stacks_add(&s, p1, 2, 10);
+    stacks_add(&s, p2, 2, 5);
+    uint32_t id3 = stacks_add_id(&s, p3, 3, 1);
+    uint32_t id1 = stacks_add_id(&s, p1, 2, 0);
+    stacks_count_in(&s, 2, id1, 1000); /* another event's column */
+    stacks_count_in(&s, 2, id3, 30);
+    struct callarcs arcs;
+    callarcs_init(&arcs);
+    callarcs_add(&arcs, f[0], f[1], 1, 10);
+    callarcs_add(&arcs, f[0], f[2], 2, 6);
+    callarcs_add(&arcs, f[2], f[3], 1, 1);
+    struct stacks *one[] = {&s};
+    stacks_shorten(one, 1, false, &arcs);
+
+    size_t len;
+    bool ok = stacks_count_frames(&s) == 3 && stacks_count_ids(&s) == 2;
+    uint32_t fib = UINT32_MAX, g = UINT32_MAX, main_f = UINT32_MAX;
+    for (uint32_t i = 0; i < stacks_count_frames(&s); i++) {
+        const char *t = stacks_frame_text(&s, i, &len);
+        if (strcmp(t, "fib  a/x.js:9") == 0)
+            fib = i;
+        else if (strcmp(t, "g  b/y.js:2") == 0)
+            g = i;
+        else if (strcmp(t, "main") == 0)
+            main_f = i;
+    }
+    ok = ok && fib != UINT32_MAX && g != UINT32_MAX && main_f != UINT32_MAX;
+    report("shorten-raw-frames", ok, "want main, fib  a/x.js:9, g  b/y.js:2");
+    if (!ok)
+        goto done;
+    report("shorten-raw-merged-lists-names",
+           strcmp(stacks_frame_raw(&s, fib),
+                  "2 names: JS:~fib /r/a/x.js:9:13 | JS:*fib /r/a/x.js:9:13") == 0,
+           stacks_frame_raw(&s, fib));
+    report("shorten-raw-one-name", strcmp(stacks_frame_raw(&s, g), names[3]) == 0,
+           stacks_frame_raw(&s, g));
+    report("shorten-raw-unchanged-is-text",
+           stacks_frame_raw(&s, main_f) == stacks_frame_text(&s, main_f, &len), "");
+    uint32_t want1[] = {main_f, fib};
+    uint32_t merged = stacks_add_id(&s, want1, 2, 0);
+    struct stack_column other;
+    stacks_take_column(&s, 2, &other);
+    stacks_use_column(&s, 0);
+    char why[200];
+    snprintf(why, sizeof why, "main;fib %llu, total %llu, column 2 %llu of %llu",
+             (unsigned long long)stacks_count(&s, merged), (unsigned long long)stacks_total(&s),
+             (unsigned long long)(merged < other.cap ? other.count[merged] : 0),
+             (unsigned long long)other.total);
+    report("shorten-raw-every-column-summed",
+           stacks_count(&s, merged) == 15 && stacks_total(&s) == 16 &&
+               merged < other.cap && other.count[merged] == 1000 && other.total == 1030,
+           why);
+    free(other.count);
+    const struct frame_source *src = stacks_source_of(&s, fib);
+    report("shorten-raw-source-of-first", src && src->file == 11 && src->line == 101, "");
+    bool arcs_ok = arcs.n == 2;
+    for (size_t a = 0; a < arcs.n; a++)
+        if (arcs.caller[a] == main_f)
+            arcs_ok = arcs_ok && arcs.callee[a] == fib && arcs.calls[a] == 3 && arcs.cost[a] == 16;
+        else
+            arcs_ok = arcs_ok && arcs.caller[a] == fib && arcs.callee[a] == g;
+    report("shorten-raw-arcs-renamed", arcs_ok, "");
+    /* --diff: a base frame joining the profile keeps its raw name */
+    struct stacks t;
+    stacks_init(&t);
+    uint32_t at = stacks_frame_from(&t, &s, fib);
+    report("shorten-raw-frame-from", strcmp(stacks_frame_raw(&t, at), stacks_frame_raw(&s, fib)) == 0 &&
+           strcmp(stacks_frame_text(&t, at, &len), "fib  a/x.js:9") == 0, stacks_frame_raw(&t, at));
+    stacks_free(&t);
+    /* no two frames alike: ids, counts and sources stay, raw names kept */
+    stacks_free(&s);
+    stacks_init(&s);
+    s.keep_sources = true;
+    uint32_t a = stacks_frame(&s, "main", 4), b = stacks_frame(&s, names[3], strlen(names[3]));
+    stacks_frame_source(&s, b, 7, 3, 33);
+    uint32_t ab[] = {a, b};
+    uint32_t ab_id = stacks_add_id(&s, ab, 2, 9);
+    stacks_shorten(one, 1, false, NULL);
+    src = stacks_source_of(&s, b);
+    report("shorten-raw-no-merge-keeps-ids",
+           stacks_count_frames(&s) == 2 && stacks_count(&s, ab_id) == 9 &&
+               strcmp(stacks_frame_text(&s, b, &len), "g  y.js:2") == 0 &&
+               strcmp(stacks_frame_raw(&s, b), names[3]) == 0 && src && src->line == 33,
+           stacks_frame_text(&s, b, &len));
+    /* many names: the first few, then " | ..." */
+    stacks_free(&s);
+    stacks_init(&s);
+    char name[64];
+    for (int i = 0; i < 6; i++) {
+        snprintf(name, sizeof name, "JS:%sh /r/z.js:1:%d", i % 2 ? "*" : "~", i);
+        uint32_t fr = stacks_frame(&s, name, strlen(name));
+        stacks_add(&s, &fr, 1, 1);
+    }
+    stacks_shorten(one, 1, false, NULL);
+    const char *many = stacks_frame_raw(&s, 0);
+    report("shorten-raw-many-names",
+           stacks_count_frames(&s) == 1 && stacks_total(&s) == 6 &&
+               strncmp(many, "6 names: JS:~h /r/z.js:1:0 | ", 29) == 0 &&
+               strcmp(many + strlen(many) - 6, " | ...") == 0,
+           many);
+done:
+    callarcs_free(&arcs);
+    stacks_free(&s);
+}
+
 static void test_events(void)
 {
     struct event_defs ev;
@@ -725,14 +847,128 @@ static void test_number_text(void)
     report("to_g-as-printf", !bad, why);
 }
 
+/* The "stack count" lines of the current column (stacks_write). */
+static char *written(const struct stacks *s)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    stacks_write(s, f);
+    fclose(f);
+    return text;
+}
+
+/* stacks_root_at_user_code on stacks "frames count" (column 0) with a
+ * second column of count * 10 + 1: the lines of column 0 after, and
+ * both columns' totals unchanged. */
+static void check_roots(const char *name, const char *const *in, size_t n, bool benchmark,
+                        const char *base, const char *want)
+{
+    struct stacks s;
+    stacks_init(&s);
+    uint64_t before[2] = {0, 0};
+    for (size_t i = 0; i < n; i++) {
+        const char *sp = strrchr(in[i], ' ');
+        uint64_t count = strtoull(sp + 1, NULL, 10);
+        stacks_use_column(&s, 0);
+        stacks_add_text(&s, in[i], (size_t)(sp - in[i]), count);
+        stacks_use_column(&s, 1);
+        stacks_add_text(&s, in[i], (size_t)(sp - in[i]), count ? count * 10 + 1 : 0);
+        before[0] += count;
+        before[1] += count ? count * 10 + 1 : 0;
+    }
+    stacks_use_column(&s, 0);
+    stacks_root_at_user_code(&s, benchmark, base, strlen(base));
+    char *text = written(&s);
+    uint64_t after0 = stacks_total(&s);
+    stacks_use_column(&s, 1);
+    uint64_t after1 = stacks_total(&s);
+    char why[512];
+    snprintf(why, sizeof why, "totals %llu %llu, want %llu %llu; got %s",
+             (unsigned long long)after0, (unsigned long long)after1,
+             (unsigned long long)before[0], (unsigned long long)before[1], text);
+    report(name, strcmp(text, want) == 0 && after0 == before[0] && after1 == before[1], why);
+    free(text);
+    stacks_free(&s);
+}
+
+/* Pictures start where the user's code starts (roots.c). */
+static void test_roots(void)
+{
+    const char *codspeed[] = {
+        "(below main);__libc_start_main;node::Start;Function:run file:///b.mjs:3;"
+        "Function:__codspeed_root_frame__ file:///c.js:9;Function:fib file:///b.mjs:5;"
+        "Function:fib file:///b.mjs:5 10",
+        "(below main);__libc_start_main;node::Start;Function:run file:///b.mjs:3;"
+        "Function:__codspeed_root_frame__ file:///c.js:9;Function:fib file:///b.mjs:5 7",
+        "(below main);__libc_start_main;node::Start;Function:run file:///b.mjs:3;"
+        "Function:__codspeed_root_frame__ file:///c.js:9 2",
+        "(below main);__libc_start_main;node::Start;Builtins_CallFunction 3",
+        "(below main);__libc_start_main;never 0",
+    };
+    check_roots("roots-codspeed", codspeed, 5, true, "node",
+                "node;Function:__codspeed_root_frame__ file:///c.js:9 2\n"
+                "node;Function:fib file:///b.mjs:5 7\n"
+                "node;Function:fib file:///b.mjs:5;Function:fib file:///b.mjs:5 10\n"
+                "node;node::Start;Builtins_CallFunction 3\n");
+    const char *program[] = {
+        "0x000000000001ab70;(below main);__libc_start_main@@GLIBC_2.34;(below main);main;"
+        "parse 5",
+        "0x000000000001ab70;(below main);__libc_start_main@@GLIBC_2.34;(below main);main 2",
+        "clone3;start_thread;worker;compute 4",
+        "clone3;start_thread 1",
+        "_dl_start;_dl_init 1",
+    };
+    check_roots("roots-whole-program", program, 5, false, "cc1",
+                "cc1;_dl_start;_dl_init 1\ncc1;main 2\ncc1;main;parse 5\ncc1;start_thread 1\n"
+                "cc1;worker;compute 4\n");
+    /* --frame=fn+obj: "main [cc1]" is main */
+    const char *with_object[] = {"_start [cc1];(below main) [libc.so.6];main [cc1];f [cc1] 3"};
+    check_roots("roots-main-with-object", with_object, 1, false, "cc1",
+                "cc1;main [cc1];f [cc1] 3\n");
+    /* neither: the deepest frame every stack with a cost passes through */
+    const char *plain[] = {"harness;loop;bench;x 3", "harness;loop;bench;y 4",
+                           "harness;loop;bench 1", "harness;other 0"};
+    check_roots("roots-deepest-shared", plain, 4, true, "proc",
+                "proc;bench 1\nproc;bench;x 3\nproc;bench;y 4\n");
+    const char *one[] = {"a;b;c 5"};
+    check_roots("roots-one-stack", one, 1, true, "p", "p;c 5\n");
+
+    /* stacks_compact: frames of no stack with a cost go, when most are */
+    struct stacks s;
+    stacks_init(&s);
+    for (int i = 0; i < 10; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "unused%d", i);
+        stacks_frame(&s, name, strlen(name));
+    }
+    stacks_add_text(&s, "a;b", 3, 4);
+    stacks_add_text(&s, "unused3", 7, 0);
+    stacks_use_column(&s, 2);
+    stacks_add_text(&s, "a", 1, 6);
+    stacks_use_column(&s, 0);
+    stacks_compact(&s);
+    char *text = written(&s);
+    uint64_t total0 = stacks_total(&s);
+    stacks_use_column(&s, 2);
+    report("stacks-compact",
+           stacks_count_frames(&s) == 2 && strcmp(text, "a;b 4\n") == 0 && total0 == 4 &&
+               stacks_total(&s) == 6 && stacks_count_ids(&s) == 2,
+           text);
+    free(text);
+    stacks_free(&s);
+}
+
 int main(int argc, char **argv)
 {
     test_apportion();
     test_frames();
     test_short_names(argc > 1 ? argv[1] : "tests/shortnames.txt");
+    test_shorten_raw();
     test_events();
     test_stacks_sorted();
     test_stacks_sorted_deep();
+    test_roots();
     test_readers();
     test_tree_reader();
     test_page_end();

@@ -29,6 +29,34 @@ void read_target_free(struct read_target *t)
     strtab_free(&t->notes.events);
     strtab_free(&t->notes.comments);
     strtab_free(&t->event_columns);
+    buf_free(&t->cmd);
+}
+
+void read_part_start(struct read_target *t)
+{
+    if (t->opt.keep_parts && t->sink.part_start)
+        t->sink.part_start(t->sink.arg, t);
+}
+
+static int part_end(struct read_target *t, uint64_t number, const char *descs,
+                    size_t descs_len, bool folded_text, char *err, size_t errlen)
+{
+    if (!t->opt.keep_parts || !t->sink.part_end)
+        return 0;
+    struct part_info info = {number, descs ? descs : "", descs ? descs_len : 0,
+                             t->cmd.len ? buf_cstr(&t->cmd) : "", folded_text};
+    return t->sink.part_end(t->sink.arg, &info, err, errlen);
+}
+
+int read_part_end(struct read_target *t, uint64_t number, const char *descs,
+                  size_t descs_len, char *err, size_t errlen)
+{
+    return part_end(t, number, descs, descs_len, false, err, errlen);
+}
+
+int read_folded_part_end(struct read_target *t, char *err, size_t errlen)
+{
+    return part_end(t, 1, NULL, 0, true, err, errlen);
 }
 
 const char *read_event_name(struct read_target *t, const char *first_column)
@@ -95,6 +123,10 @@ const char *notes_event_long_name(const struct input_notes *n, const char *name,
 
 void notes_comment(struct read_target *t, const char *key, const char *text, size_t len)
 {
+    if (strcmp(key, "cmd") == 0) { /* the process, for a report's parts */
+        t->cmd.len = 0;
+        buf_append(&t->cmd, text, len);
+    }
     if (!t->opt.keep_notes)
         return;
     struct buf b = {0};

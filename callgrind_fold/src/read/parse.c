@@ -490,15 +490,29 @@ static void make_other_profiles(struct parser *P)
         memset(P->other_edge, 0, P->other_edge_cap * sizeof *P->other_edge);
 }
 
+/* keep_parts: a part without costs, announced and closed. */
+static void end_part(struct parser *P)
+{
+    char err[sizeof P->d->msg];
+    read_part_start(P->t);
+    if (read_part_end(P->t, P->part_number, P->descs.data, P->descs.len, err, sizeof err))
+        fail(P, "%s", err);
+}
+
 static void finish_part(struct parser *P)
 {
     if (P->call_pending)
         fail_at(P, P->call_line,
                 "\"calls=\" line without the cost line that must follow it "
                 "(truncated file?)");
-    if (!P->in_body)
-        return;
     struct read_target *t = P->t;
+    if (!P->in_body) {
+        /* A part without costs (a harness's metadata, the program's end):
+         * a report still reads its "desc:" lines. */
+        if (t->opt.keep_parts && (t->opt.part == ALL_PARTS || t->opt.part == P->part_number))
+            end_part(P);
+        return;
+    }
     /* By address, the self costs are not in the graph yet: their sum is
      * kept beside them. */
     uint64_t total = P->part.by_address ? P->part.addr_total : P->prof->total_self;
@@ -534,12 +548,15 @@ static void finish_part(struct parser *P)
         i += n + 1;
     }
     char err[sizeof P->d->msg];
+    read_part_start(t);
     for (size_t k = 0; k <= P->nothers; k++) {
         struct part *pt = k == 0 ? &P->part : &P->others[k - 1].part;
         pt->number = P->part_number;
         if (t->sink.part(t->sink.arg, pt, err, sizeof err))
             fail(P, "%s", err);
     }
+    if (read_part_end(t, P->part_number, P->descs.data, P->descs.len, err, sizeof err))
+        fail(P, "%s", err);
 }
 
 static void start_body(struct parser *P)
@@ -627,6 +644,13 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
     } else if (key_is(key, keylen, "positions")) {
         set_positions(P, value, end);
     } else if (key_is(key, keylen, "part")) {
+        if (P->t->opt.keep_parts && !P->in_body && P->have_totals) {
+            /* the part before had no costs: closed here, not merged */
+            if (P->t->opt.part == ALL_PARTS || P->t->opt.part == P->part_number)
+                end_part(P);
+            P->descs.len = 0;
+            P->have_totals = false;
+        }
         P->part_number = number_or_fail(P, value, token_end(value, end), "part number");
         if (skip_blanks(token_end(value, end), end) != end)
             fail(P, "junk after the part number");
@@ -646,7 +670,7 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
     } else if (key_is(key, keylen, "cmd")) {
         notes_comment(P->t, "cmd", value, (size_t)(end - value));
     } else if (key_is(key, keylen, "desc")) {
-        if (P->t->opt.keep_notes) {
+        if (P->t->opt.keep_notes || P->t->opt.keep_parts) {
             buf_append(&P->descs, value, (size_t)(end - value));
             buf_putc(&P->descs, '\n');
         }

@@ -48,6 +48,9 @@ struct read_options {
     bool all_events;          /* -f pprof: every event of the inputs, each
                                  in its own column of the stacks
                                  (read_event_column) */
+    bool keep_parts;          /* announce every part to the sink's
+                                 part_start and part_end (-f html, -f md,
+                                 pictures rooted per part) */
 };
 
 /* notes.c: what the inputs say besides costs, for -f pprof. */
@@ -57,6 +60,17 @@ struct input_notes {
     size_t nevent_long, event_long_cap;
     struct strtab comments;      /* "cmd: ..." and "desc: ..." lines, once each */
 };
+
+/* A part as part_end sees it: its number and what its header said. */
+struct part_info {
+    uint64_t number;             /* its "part:" number, else 1, 2, ... */
+    const char *descs;           /* its "desc:" values, '\n' after each */
+    size_t descs_len;
+    const char *cmd;             /* its input's "cmd:" value, "" if none */
+    bool folded_text;            /* a file of folded stacks */
+};
+
+struct read_target;
 
 /* The next stage, for callgrind parts. */
 struct part_sink {
@@ -68,6 +82,14 @@ struct part_sink {
      * with by_address: its debug file may be prepared while reading goes
      * on. May be NULL. */
     void (*object)(void *arg, uint32_t name, const char *path);
+    /* With keep_parts, for every input kind (a callgrind part, a folded
+     * tree's part, a file of folded stacks as one part numbered 1): a
+     * part that passes --part is announced before any of its costs are
+     * added, and closed after the last. part_start may point t->stacks
+     * at other stacks (the part's own): readers take it up again after
+     * the call, frame ids included. part_end returns as `part`. */
+    void (*part_start)(void *arg, struct read_target *t);
+    int (*part_end)(void *arg, const struct part_info *info, char *err, size_t errlen);
 };
 
 struct read_target {
@@ -84,12 +106,20 @@ struct read_target {
     uint64_t folded_inputs;      /* trees and folded text: no call counts,
                                     no addresses */
     uint64_t input_bytes;        /* size of the input being read, 0 if unknown */
+    struct buf cmd;              /* the "cmd:" value of the input being read */
 };
 
 void read_target_init(struct read_target *t, const struct read_options *opt,
                       struct strtab *names, struct stacks *stacks,
                       const struct part_sink *sink);
 void read_target_free(struct read_target *t);
+/* keep_parts: part_start, and part_end with the part's header (both
+ * readers and folded text call these). Returns as part_end. */
+void read_part_start(struct read_target *t);
+int read_part_end(struct read_target *t, uint64_t number, const char *descs,
+                  size_t descs_len, char *err, size_t errlen);
+/* The same for a file of folded stacks: one part, numbered 1. */
+int read_folded_part_end(struct read_target *t, char *err, size_t errlen);
 
 /* The event to count: --event, else the first column of the first input
  * (remembered, so that every input counts the same event). */

@@ -52,6 +52,7 @@ struct tree_reader {
 
     /* The part being read. */
     bool selected;              /* passes --part */
+    uint64_t number;            /* its "part:" number */
     uint64_t *sum;              /* per event: its node costs so far */
     uint32_t *path;             /* frame at depth 1, 2, ... of the last node */
     size_t path_cap;
@@ -66,6 +67,7 @@ struct tree_reader {
     unsigned lane_lines;        /* lines in the byte lanes */
     unsigned wide_flushes;      /* byte lanes added into the wide ones */
     bool lanes_ok;
+    struct buf descs;           /* keep_parts: its "desc:" values */
 };
 
 /* ---- lexical helpers --------------------------------------------------- */
@@ -237,6 +239,19 @@ static void widen_lanes(struct tree_reader *T)
         flush_lanes(T);
 }
 
+/* keep_parts: the part's costs go where part_start says, so the frames
+ * made so far are made again there. */
+static void start_kept_part(struct tree_reader *T)
+{
+    read_part_start(T->t);
+    for (uint32_t sid = 0; sid < T->names.count && sid < T->frame_cap; sid++) {
+        T->scratch.len = 0;
+        frame_append(&T->scratch, strtab_str(&T->names, sid), strtab_len(&T->names, sid),
+                     NULL, 0, &T->t->opt.style);
+        T->frame_of[sid] = stacks_frame(T->t->stacks, T->scratch.data, T->scratch.len);
+    }
+}
+
 static void part_line(struct tree_reader *T, const char *p, const char *end)
 {
     if (T->state == IN_PART)
@@ -246,6 +261,10 @@ static void part_line(struct tree_reader *T, const char *p, const char *end)
     uint64_t number = sole_number(T, p, end, "part number");
     uint64_t want = T->t->opt.part;
     T->selected = want == ALL_PARTS || want == number;
+    T->number = number;
+    T->descs.len = 0;
+    if (T->selected && T->t->opt.keep_parts)
+        start_kept_part(T);
     memset(T->sum, 0, T->events.ncolumns * sizeof *T->sum);
     memset(T->lanes, 0, T->events.ncolumns * sizeof *T->lanes);
     T->lane_lines = 0;
@@ -279,6 +298,10 @@ static void totals_line(struct tree_reader *T, const char *p, const char *end)
     T->t->parts_read++;
     if (T->selected)
         T->t->part_matched = true;
+    char err[sizeof T->d->msg];
+    if (T->selected && read_part_end(T->t, T->number, T->descs.data, T->descs.len, err,
+                                     sizeof err))
+        fail(T, "%s", err);
     T->state = AFTER_TOTALS;
 }
 
@@ -504,8 +527,13 @@ static void key_line(struct tree_reader *T, const char *key, size_t keylen,
                (key_is(key, keylen, "thread") || key_is(key, keylen, "desc"))) {
         /* which thread and why the dump: a note for -f pprof */
         value = skip_blanks(value, end);
-        if (T->selected && key_is(key, keylen, "desc"))
+        if (T->selected && key_is(key, keylen, "desc")) {
             notes_comment(T->t, "desc", value, (size_t)(end - value));
+            if (T->t->opt.keep_parts) {
+                buf_append(&T->descs, value, (size_t)(end - value));
+                buf_putc(&T->descs, '\n');
+            }
+        }
     } else {
         fail(T, "unexpected \"%.*s:\" line %s", (int)(keylen > 40 ? 40 : keylen), key,
              T->state == IN_PART ? "in a part" : "after the part's \"totals:\" line");
@@ -548,6 +576,7 @@ static void free_reader(struct tree_reader *T)
     hashmap_free(&T->sparse);
     free(T->frame_of);
     buf_free(&T->scratch);
+    buf_free(&T->descs);
     free(T->sum);
     free(T->cols);
     free(T->lanes);

@@ -90,3 +90,19 @@ void callarcs_add_profile(struct callarcs *a, const struct profile *p,
     buf_free(&text);
     free(frame);
 }
+
+void callarcs_rename(struct callarcs *a, const uint32_t *rename, size_t nframes)
+{
+    struct callarcs out;
+    callarcs_init(&out);
+    for (size_t i = 0; i < a->n; i++) {
+        uint32_t from = a->caller[i], to = a->callee[i];
+        callarcs_add(&out, from < nframes ? rename[from] : from,
+                     to < nframes ? rename[to] : to, a->calls[i], a->cost[i]);
+    }
+    for (size_t f = 0; f < a->nobject && f < nframes; f++)
+        if (a->object[f] != NO_OBJECT)
+            note_object(&out, rename[f], a->object[f]);
+    callarcs_free(a);
+    *a = out;
+}

@@ -54,6 +54,8 @@
  * contains ';' and is never empty (the raw name is kept instead). */
 #include "stacks.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -522,13 +524,91 @@ const char *shortnames_make(struct shortnames *sn, const char *name, size_t len,
 
 /* ---- the stacks, shortened ---------------------------------------------- */
 
+/* A frame several raw names became lists this many of them. */
+#define RAW_NAMES_LISTED 4
+
+/* The raw names of out's frames, old frame f having become frame[f]: a
+ * frame's own raw name, or "N names: A | B | ..." for a frame several
+ * became (in the order of their old ids). None is kept for a frame whose
+ * raw name is its text (stacks_frame_raw gives the text). */
+static void keep_raw_names(struct stacks *out, const struct stacks *s, const uint32_t *frame)
+{
+    size_t nold = stacks_count_frames(s), nnew = stacks_count_frames(out);
+    /* The old frames of each new one, by counting sort: old[start[g]..]. */
+    uint32_t *start = xcalloc(nnew + 1, sizeof *start);
+    uint32_t *old = xmalloc((nold ? nold : 1) * sizeof *old);
+    for (size_t f = 0; f < nold; f++)
+        start[frame[f] + 1]++;
+    for (size_t g = 0; g < nnew; g++)
+        start[g + 1] += start[g];
+    uint32_t *at = xmalloc((nnew ? nnew : 1) * sizeof *at);
+    memcpy(at, start, (nnew ? nnew : 1) * sizeof *at);
+    for (size_t f = 0; f < nold; f++)
+        old[at[frame[f]]++] = (uint32_t)f;
+    struct buf text = {0};
+    for (size_t g = 0; g < nnew; g++) {
+        uint32_t n = start[g + 1] - start[g];
+        const uint32_t *from = old + start[g];
+        text.len = 0;
+        if (n > 1) {
+            char head[32];
+            int hl = snprintf(head, sizeof head, "%" PRIu32 " names: ", n);
+            buf_append(&text, head, (size_t)hl);
+        }
+        for (uint32_t k = 0; k < n && k < RAW_NAMES_LISTED; k++) {
+            const char *raw = stacks_frame_raw(s, from[k]);
+            if (k)
+                buf_append(&text, " | ", 3);
+            buf_append(&text, raw, strlen(raw));
+        }
+        if (n > RAW_NAMES_LISTED)
+            buf_append(&text, " | ...", 6);
+        size_t len;
+        const char *short_text = stacks_frame_text(out, (uint32_t)g, &len);
+        if (text.len != len || (len && memcmp(text.data, short_text, len) != 0))
+            stacks_frame_set_raw(out, (uint32_t)g, text.data, text.len);
+    }
+    buf_free(&text);
+    free(at);
+    free(old);
+    free(start);
+}
+
+/* The count of stack `id` in column c of s (the current one or another). */
+static uint64_t count_in(const struct stacks *s, size_t c, uint32_t id)
+{
+    if (c == s->column)
+        return stacks_count(s, id);
+    const struct stack_column *col = &s->columns[c];
+    return id < col->cap ? col->count[id] : 0;
+}
+
+/* s's frame texts and raw names become out's: when no two frames merged,
+ * out has the same frames in the same order, so every id stays. */
+static void take_names(struct stacks *s, struct stacks *out)
+{
+    struct strtab frames = s->frames, raw_names = s->raw_names;
+    uint32_t *raw = s->raw;
+    size_t raw_cap = s->raw_cap;
+    s->frames = out->frames;
+    s->raw_names = out->raw_names;
+    s->raw = out->raw;
+    s->raw_cap = out->raw_cap;
+    out->frames = frames;
+    out->raw_names = raw_names;
+    out->raw = raw;
+    out->raw_cap = raw_cap;
+}
+
 /* Every frame of s replaced by its short name: stacks whose frames become
- * alike are merged. Their counts are parts of a total that fits 64 bits,
- * so the sums cannot overflow. */
-static void shorten_stacks(struct stacks *s, struct shortnames *sn)
+ * alike are merged, in every column. Their counts are parts of a total
+ * that fits 64 bits, so the sums cannot overflow. Returns the frame ids'
+ * map, old -> new (the caller's to free). */
+static uint32_t *shorten_stacks(struct stacks *s, struct shortnames *sn)
 {
     struct stacks out;
     stacks_init(&out);
+    out.keep_sources = s->keep_sources;
     size_t nframes = stacks_count_frames(s);
     uint32_t *frame = xmalloc((nframes ? nframes : 1) * sizeof *frame);
     for (size_t f = 0; f < nframes; f++) {
@@ -537,17 +617,37 @@ static void shorten_stacks(struct stacks *s, struct shortnames *sn)
         const char *short_text = shortnames_make(sn, text, len, &short_len);
         frame[f] = stacks_frame(&out, short_text, short_len);
     }
-    for (size_t id = 0; id < stacks_count_ids(s); id++) {
-        uint64_t count = stacks_count(s, (uint32_t)id);
-        if (count)
-            (void)stacks_add_mapped(&out, s, (uint32_t)id, frame, count);
+    keep_raw_names(&out, s, frame);
+    if (stacks_count_frames(&out) == nframes) { /* none merged (C profiles): ids stay */
+        take_names(s, &out);
+        stacks_free(&out);
+        return frame;
     }
-    free(frame);
+    for (size_t f = 0; f < nframes; f++) {
+        const struct frame_source *src = stacks_source_of(s, (uint32_t)f);
+        if (src)
+            stacks_frame_source(&out, frame[f], src->object, src->file, src->line);
+    }
+    size_t ncolumns = s->ncolumns > s->column ? s->ncolumns : s->column + 1;
+    for (size_t id = 0; id < stacks_count_ids(s); id++) {
+        uint32_t to = UINT32_MAX;
+        for (size_t c = 0; c < ncolumns; c++) {
+            uint64_t count = count_in(s, c, (uint32_t)id);
+            if (count == 0)
+                continue;
+            if (to == UINT32_MAX)
+                to = stacks_add_mapped(&out, s, (uint32_t)id, frame, 0);
+            (void)stacks_count_in(&out, c, to, count);
+        }
+    }
+    stacks_use_column(&out, s->column);
     stacks_free(s);
     *s = out;
+    return frame;
 }
 
-void stacks_shorten(struct stacks *const *s, size_t n, bool templates)
+void stacks_shorten(struct stacks *const *s, size_t n, bool templates,
+                    struct callarcs *arcs)
 {
     struct shortnames sn;
     shortnames_init(&sn, templates);
@@ -557,7 +657,12 @@ void stacks_shorten(struct stacks *const *s, size_t n, bool templates)
             const char *text = stacks_frame_text(s[k], (uint32_t)f, &len);
             shortnames_note(&sn, text, len);
         }
-    for (size_t k = 0; k < n; k++)
-        shorten_stacks(s[k], &sn);
+    for (size_t k = 0; k < n; k++) {
+        size_t nframes = stacks_count_frames(s[k]);
+        uint32_t *renamed = shorten_stacks(s[k], &sn);
+        if (k == 0 && arcs)
+            callarcs_rename(arcs, renamed, nframes);
+        free(renamed);
+    }
     shortnames_free(&sn);
 }

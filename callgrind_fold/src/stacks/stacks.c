@@ -11,6 +11,7 @@ void stacks_init(struct stacks *s)
     memset(s, 0, sizeof *s);
     strtab_init(&s->frames);
     strtab_init(&s->paths);
+    strtab_init(&s->raw_names);
 }
 
 void stacks_free(struct stacks *s)
@@ -23,6 +24,8 @@ void stacks_free(struct stacks *s)
     free(s->columns);
     free(s->scratch);
     free(s->source);
+    strtab_free(&s->raw_names);
+    free(s->raw);
     bool keep = s->keep_sources;
     stacks_init(s);
     s->keep_sources = keep;
@@ -53,6 +56,36 @@ const struct frame_source *stacks_source_of(const struct stacks *s, uint32_t fra
     if (frame >= s->source_cap || s->source[frame].object == NO_SOURCE_NAME)
         return NULL;
     return &s->source[frame];
+}
+
+const char *stacks_frame_raw(const struct stacks *s, uint32_t frame)
+{
+    if (frame < s->raw_cap && s->raw[frame] != UINT32_MAX)
+        return strtab_str(&s->raw_names, s->raw[frame]);
+    return strtab_str(&s->frames, frame);
+}
+
+uint32_t stacks_frame_from(struct stacks *s, const struct stacks *from, uint32_t frame)
+{
+    size_t len;
+    const char *text = stacks_frame_text(from, frame, &len);
+    uint32_t id = stacks_frame(s, text, len);
+    const char *raw = stacks_frame_raw(from, frame);
+    size_t raw_len = strlen(raw);
+    if ((raw_len != len || memcmp(raw, text, len) != 0) &&
+        strcmp(stacks_frame_raw(s, id), text) == 0) /* s knows no raw name for it */
+        stacks_frame_set_raw(s, id, raw, raw_len);
+    return id;
+}
+
+void stacks_frame_set_raw(struct stacks *s, uint32_t frame, const char *raw, size_t len)
+{
+    if (frame >= s->raw_cap) {
+        size_t old = s->raw_cap;
+        GROW(s->raw, s->raw_cap, frame);
+        memset(s->raw + old, 0xff, (s->raw_cap - old) * sizeof *s->raw);
+    }
+    s->raw[frame] = strtab_intern(&s->raw_names, raw, len);
 }
 
 static void take_counts(struct stacks *s, uint64_t **count, size_t *len, uint64_t *total)

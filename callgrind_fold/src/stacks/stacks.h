@@ -16,8 +16,9 @@
  * kept to the unit. graph.c holds the views of the graph that estimate
  * walks. frames.c turns a function into its frame text (clone folding,
  * ";" escaping, "[object]"), shortname.c frame texts into readable ones
- * (--frame=short). callarcs.c keeps the call graph for -f dot. order.c
- * puts the stacks in the byte order of their written lines.
+ * (--frame=short), roots.c re-roots a part's stacks at the user's code
+ * for pictures. callarcs.c keeps the call graph for -f dot. order.c puts
+ * the stacks in the byte order of their written lines.
  * Depends on util/ only. */
 #ifndef CF_STACKS_STACKS_H
 #define CF_STACKS_STACKS_H
@@ -85,6 +86,14 @@ struct stacks {
     bool keep_sources;
     struct frame_source *source;
     size_t source_cap;
+    /* Raw frame names, kept when the frames were renamed (--frame=short,
+     * stacks_shorten): frame id -> id in raw_names of the name as read,
+     * or of "N names: ..." for a frame several raw names became. Frames
+     * at or past raw_cap, and all of them when nothing was renamed, are
+     * their own raw name. */
+    struct strtab raw_names;
+    uint32_t *raw;
+    size_t raw_cap;
 };
 
 /* A frame's function: ids of its "ob=" and "fl=" names in the run's
@@ -204,6 +213,17 @@ static inline const char *stacks_frame_text(const struct stacks *s, uint32_t fra
     return strtab_str(&s->frames, frame);
 }
 
+/* The raw name of frame `frame` (NUL-terminated): the frame's name as
+ * read, for tooltips beside a short label; for a frame that several
+ * raw names became, "N names: RAW1 | RAW2 | ..." (the first few); the
+ * frame's text when the frames were not renamed. */
+const char *stacks_frame_raw(const struct stacks *s, uint32_t frame);
+/* Frame `frame` of `from` as a frame of s (interned by its text), its raw
+ * name kept: --diff's base frames joining the profile's. */
+uint32_t stacks_frame_from(struct stacks *s, const struct stacks *from, uint32_t frame);
+/* Sets the raw name of frame `frame` (stacks_shorten's renaming). */
+void stacks_frame_set_raw(struct stacks *s, uint32_t frame, const char *raw, size_t len);
+
 /* ---- shortname.c ---- */
 /* Readable frame names: perf-map names of JIT code (V8, CPython) reduced
  * to the function and a short location ("JS:*fib /home/u/p/work.js:5:13"
@@ -229,10 +249,32 @@ void shortnames_note(struct shortnames *sn, const char *name, size_t len);
 const char *shortnames_make(struct shortnames *sn, const char *name, size_t len,
                             size_t *out_len);
 /* Every frame of the n stacks (a profile, and its --diff base) replaced
- * by its short name, with one root for all: stacks that become alike are
- * merged, their counts summed (frames that read alike, such as a JS
- * function's tiers, become one). */
-void stacks_shorten(struct stacks *const *s, size_t n, bool templates);
+ * by its short name, with one root for all, its raw name kept
+ * (stacks_frame_raw): stacks that become alike are merged, their counts
+ * summed in every column (frames that read alike, such as a JS
+ * function's tiers, become one; a merged frame keeps the source of its
+ * first raw frame). `arcs`, when not NULL, holds frame ids of s[0] (-f
+ * dot, --colors=obj): they are renamed too, arcs that become alike
+ * summed. */
+struct callarcs;
+void stacks_shorten(struct stacks *const *s, size_t n, bool templates,
+                    struct callarcs *arcs);
+
+/* ---- roots.c ---- */
+/* Pictures start where the user's code starts: every stack of s (every
+ * column) loses the frames below the user's first frame and starts with
+ * one frame `base` (the process) instead. The user's first frame: for a
+ * benchmark (a part a client request triggered) the one above CodSpeed's
+ * __codspeed_root_frame__, for a whole program `main` or a thread's
+ * start routine (above start_thread), else the deepest frame every stack
+ * with a cost passes through. Stacks that become alike are summed: every
+ * column's total stays. */
+void stacks_root_at_user_code(struct stacks *s, bool benchmark, const char *base,
+                              size_t base_len);
+/* The same stacks, every column, rebuilt without the frames no stack
+ * with a cost has when those are most of them (a part's stacks, after a
+ * reader made the frames of every function of its input there). */
+void stacks_compact(struct stacks *s);
 
 /* ---- profile.c ---- */
 /* The call graph of one part of a profile, for one event: functions with
@@ -402,5 +444,9 @@ uint32_t callarcs_add(struct callarcs *a, uint32_t from, uint32_t to, uint64_t c
  * interns them. */
 void callarcs_add_profile(struct callarcs *a, const struct profile *p,
                           const struct fold_target *t);
+/* Frame f becomes frame rename[f] (f < nframes): arcs that become alike
+ * are summed (saturating), a frame several became keeps the first object
+ * known. */
+void callarcs_rename(struct callarcs *a, const uint32_t *rename, size_t nframes);
 
 #endif

@@ -12,11 +12,8 @@ uint64_t *diff_align(struct stacks *s, const struct stacks *b)
 {
     size_t nframes = stacks_count_frames(b), nids = stacks_count_ids(b);
     uint32_t *frame = xmalloc((nframes ? nframes : 1) * sizeof *frame);
-    for (size_t f = 0; f < nframes; f++) {
-        size_t len;
-        const char *text = stacks_frame_text(b, (uint32_t)f, &len);
-        frame[f] = stacks_frame(s, text, len);
-    }
+    for (size_t f = 0; f < nframes; f++)
+        frame[f] = stacks_frame_from(s, b, (uint32_t)f);
     uint32_t *map = xmalloc((nids ? nids : 1) * sizeof *map);
     for (size_t id = 0; id < nids; id++) /* a count of 0 makes the stack known */
         map[id] = stacks_count(b, (uint32_t)id) == 0

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define MAX_LABEL_CHARS 200
+#define MAX_TOOLTIP_CHARS 2000
 
 struct node_costs {
     uint64_t *self, *incl;
@@ -147,6 +148,12 @@ int dot_write(const struct render_job *job, FILE *out)
         to_dot(&o, text, len, MAX_LABEL_CHARS);
         to_printf(&o, "\\ntotal %.2f%% (%" PRIu64 ")\\nself %.2f%% (%" PRIu64 ")\", ", share,
                   nc.incl[f], percent(nc.self[f], total), nc.self[f]);
+        const char *raw = stacks_frame_raw(s, f);
+        if (raw != text) { /* --frame=short: the raw name on hover (SVG, image maps) */
+            to_puts(&o, "tooltip=\"");
+            to_dot(&o, raw, strlen(raw), MAX_TOOLTIP_CHARS);
+            to_puts(&o, "\", ");
+        }
         put_color(&o, "fillcolor", c);
         to_puts(&o, ", ");
         put_color(&o, "color", c);

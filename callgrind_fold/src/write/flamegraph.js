@@ -2,7 +2,8 @@
  * click ("Reset Zoom" to go back), search by regular expression (or
  * substring when the text is no valid expression) with the matched share
  * of the total. It reads everything it needs from the drawn frames: the
- * rectangles' geometry, the count in data-n, the name from <title>.
+ * rectangles' geometry, the count in data-n, the name from <title>, and
+ * the label, when it is not that name (--frame=short), from data-l.
  *
  * Embedded in the SVG by flamesvg.c: the Makefile turns this file into a
  * C string (tools/embed.sh), leaving out this opening comment. */
@@ -26,9 +27,10 @@ function cfInit(evt) {
     var title = g.getElementsByTagName('title')[0].textContent;
     var n = g.getAttribute('data-n');
     var cut = title.lastIndexOf(' (' + n + ' ');
+    var raw = cut >= 0 ? title.substring(0, cut) : title, label = g.getAttribute('data-l');
     g.cfIndex = i;
     cf.frames.push({g: g, rect: r, text: g.getElementsByTagName('text')[0],
-      title: title, name: cut >= 0 ? title.substring(0, cut) : title, n: +n,
+      title: title, name: label !== null ? label : raw, raw: raw, n: +n,
       x: +r.getAttribute('x'), w: +r.getAttribute('width'),
       y: +r.getAttribute('y'), fill: r.getAttribute('fill')});
   }
@@ -119,7 +121,8 @@ function cfSearch(term) {
   var hits = [];
   for (var i = 0; i < cf.frames.length; i++) {
     var f = cf.frames[i];
-    var hit = re ? re.test(f.name) : f.name.indexOf(term) >= 0;
+    var hit = re ? re.test(f.name) || re.test(f.raw)
+                 : f.name.indexOf(term) >= 0 || f.raw.indexOf(term) >= 0;
     f.rect.setAttribute('fill', hit ? 'rgb(230,0,230)' : f.fill);
     if (hit) hits.push(f);
   }

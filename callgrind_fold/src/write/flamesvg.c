@@ -242,10 +242,22 @@ int flamesvg_write(const struct flamesvg_input *in, FILE *out)
         struct rgb c = frame_color(in, d, name, len);
         /* What printf would write with the formats in the comments, a
          * piece at a time (textout.h: to_fixed, to_g). */
+        /* --frame=short: the title has the raw name, data-l the label's
+         * (for the script, which relabels frames when zooming). */
+        const char *raw = name;
+        size_t raw_len = len;
+        if (!d->merged && frame != FLAME_ROOT_FRAME) {
+            raw = stacks_frame_raw(in->stacks, frame);
+            raw_len = strlen(raw);
+        }
         to_puts(&o, "<g class=\"f\" data-n=\"");
         to_u64(&o, d->value);
+        if (raw != name) {
+            to_puts(&o, "\" data-l=\"");
+            to_xml(&o, name, len, MAX_NAME_CHARS);
+        }
         to_puts(&o, "\"><title>");
-        put_title(&o, in, d, name, len, total);
+        put_title(&o, in, d, raw, raw_len, total);
         to_puts(&o, "</title><rect x=\"");
         to_fixed(&o, x, 3); /* "%.3f" */
         to_puts(&o, "\" y=\"");

@@ -24,7 +24,8 @@ bool render_parse_format(const char *s, enum render_format *f)
                  {"flamegraph", FORMAT_SVG}, {"dot", FORMAT_DOT},
                  {"png", FORMAT_PNG},       {"svg-graph", FORMAT_SVG_GRAPH},
                  {"speedscope", FORMAT_SPEEDSCOPE},
-                 {"pprof", FORMAT_PPROF}};
+                 {"pprof", FORMAT_PPROF},   {"html", FORMAT_HTML},
+                 {"md", FORMAT_MD}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(s, names[i].name) == 0) {
             *f = names[i].format;

@@ -19,7 +19,9 @@ enum render_format {
     FORMAT_PNG,         /* call graph rendered by graphviz */
     FORMAT_SVG_GRAPH,   /* call graph rendered by graphviz, as SVG */
     FORMAT_SPEEDSCOPE,  /* speedscope JSON, one sampled profile */
-    FORMAT_PPROF        /* pprof's profile.proto, gzipped, every event */
+    FORMAT_PPROF,       /* pprof's profile.proto, gzipped, every event */
+    FORMAT_HTML,        /* one page: every part, its flame graph (report.h) */
+    FORMAT_MD           /* Markdown table of the parts (report.h) */
 };
 
 enum color_scheme { COLORS_NAME, COLORS_OBJ };
@@ -36,6 +38,8 @@ struct render_options {
     double node_thres;        /* DOT: percent of the total */
     double edge_thres;
     const char *diff_base;    /* --diff BASE, or NULL */
+    bool full_stacks;         /* --full-stacks: pictures keep every frame
+                                 below the user's code */
 };
 
 #define RENDER_DEFAULT_WIDTH 1200.0
@@ -57,6 +61,9 @@ struct event_column {
     uint64_t total;
 };
 
+struct report;
+struct report_diff;
+
 /* Everything a writer may need, filled by the pipeline. */
 struct render_job {
     const struct render_options *ro;
@@ -71,6 +78,9 @@ struct render_job {
     size_t ncolumns, default_column;
     const struct strtab *comments;     /* -f pprof: "cmd:" and "desc:" lines */
     const char *name;                  /* first input's name, for titles */
+    /* -f html, -f md: the parts kept apart (report.h), one of the two. */
+    const struct report *report;
+    const struct report_diff *report_diff;
 };
 
 /* "instructions" for Ir, "D1 read misses" for D1mr, ...; "samples" when

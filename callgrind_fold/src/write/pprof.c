@@ -233,6 +233,23 @@ static void put_locations(struct pprof *P, struct buf *pb)
     buf_free(&line);
 }
 
+/* The string index of a function's name: the frame's text without the
+ * " [inlined]" mark of an inlined frame (pprof's Line says that). */
+static int64_t function_name(struct pprof *P, struct buf *name, const char *text, size_t len,
+                             bool inlined)
+{
+    size_t at = inlined ? inlined_at(text, len) : SIZE_MAX;
+    name->len = 0;
+    if (at == SIZE_MAX) {
+        buf_append(name, text, len);
+    } else {
+        size_t m = sizeof inlined_mark - 1;
+        buf_append(name, text, at);
+        buf_append(name, text + at + m, len - at - m);
+    }
+    return string_index(P, name->data ? name->data : "", name->len);
+}
+
 static void put_functions(struct pprof *P, struct buf *pb)
 {
     const struct stacks *s = P->s;
@@ -243,19 +260,13 @@ static void put_functions(struct pprof *P, struct buf *pb)
             continue;
         size_t len;
         const char *text = stacks_frame_text(s, f, &len);
-        size_t at = P->inlined[f] ? inlined_at(text, len) : SIZE_MAX;
-        name.len = 0;
-        if (at == SIZE_MAX) {
-            buf_append(&name, text, len);
-        } else {
-            size_t m = sizeof inlined_mark - 1;
-            buf_append(&name, text, at);
-            buf_append(&name, text + at + m, len - at - m);
-        }
-        int64_t ni = string_index(P, name.data ? name.data : "", name.len);
+        int64_t ni = function_name(P, &name, text, len, P->inlined[f]);
+        /* system_name: the raw name, the short one's (--frame=short) as read */
+        const char *raw = stacks_frame_raw(s, f);
+        int64_t si = raw == text ? ni : function_name(P, &name, raw, strlen(raw), P->inlined[f]);
         put_uint(&msg, 1, (uint64_t)f + 1);
         put_uint(&msg, 2, (uint64_t)ni);
-        put_uint(&msg, 3, (uint64_t)ni);
+        put_uint(&msg, 3, (uint64_t)si);
         const struct frame_source *src = stacks_source_of(s, f);
         if (src && src->file != NO_SOURCE_NAME)
             put_uint(&msg, 4, (uint64_t)string_index(P, strtab_str(names, src->file),

@@ -25,7 +25,10 @@ struct report_part {
     const struct event_column *columns;
 };
 
-/* A run: its parts in input order. */
+/* A run: its parts with a cost, in input order. Parts without any cost
+ * (CodSpeed's metadata and "Program termination" parts) are left out;
+ * a name that two parts of a run share is numbered from its second on:
+ * "NAME (2)", "NAME (3)", ... */
 struct report {
     const char *title;          /* NULL: from the first input's name */
     const char *const *events;  /* event names, column order */
@@ -33,6 +36,13 @@ struct report {
     size_t default_event;       /* the --event's column */
     const struct report_part *parts;
     size_t nparts;
+    /* What the inputs say besides: the first input's "cmd:" value (""
+       if none), and the values of zero-cost parts triggered by
+       "Client Request: Metadata: TEXT" (e.g. "codspeed-node 5.7.1"),
+       which are not parts of the table. */
+    const char *cmd;
+    const char *const *metadata;
+    size_t nmetadata;
 };
 
 /* --diff OLD NEW: a benchmark of either run, by name. */
@@ -44,8 +54,9 @@ struct report_pair {
 
 struct report_diff {
     const struct report *old, *new;
-    /* Every benchmark once, sorted by the largest change of the default
-       event first (added and removed ones listed after the changes). */
+    /* Every benchmark once: those of both runs sorted by the size of the
+       default event's change in percent (then in counts), largest first;
+       then those removed, then those added, each in input order. */
     const struct report_pair *pairs;
     size_t npairs;
 };

@@ -44,6 +44,13 @@ int speedscope_write(const struct render_job *job, FILE *out)
         size_t len;
         const char *text = stacks_frame_text(s, used[i], &len);
         to_json(&o, text, len);
+        /* --frame=short: the raw name where speedscope shows a frame's
+         * file, under its name on hover and in the details. */
+        const char *raw = stacks_frame_raw(s, used[i]);
+        if (raw != text) {
+            to_puts(&o, "\",\"file\":\"");
+            to_json(&o, raw, strlen(raw));
+        }
         to_puts(&o, "\"}");
     }
     to_puts(&o, "]},\n\"profiles\":[{\"type\":\"sampled\",\"name\":\"");

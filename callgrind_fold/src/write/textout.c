@@ -195,7 +195,7 @@ static bool xml_forbidden(unsigned cp)
     return (cp < 0x20 && cp != '\t') || cp == 0x7F || cp == 0xFFFE || cp == 0xFFFF;
 }
 
-enum esc_kind { ESC_XML, ESC_JSON, ESC_DOT };
+enum esc_kind { ESC_XML, ESC_JSON, ESC_SCRIPT_JSON, ESC_DOT };
 
 /* Whether s[0..n) is printable ASCII that needs no escape in XML: most
  * names, written as they are. */
@@ -241,6 +241,17 @@ static void escape(struct textout *t, const char *s, size_t n, size_t max_chars,
             else if (cp == '\'') rep = "&#39;";
             else if (xml_forbidden(cp)) invalid = true;
             break;
+        case ESC_SCRIPT_JSON: /* inside an HTML <script>: no '<', '>', '&' */
+            if (cp == '<') rep = "\\u003c";
+            else if (cp == '>') rep = "\\u003e";
+            else if (cp == '&') rep = "\\u0026";
+            else if (cp == 0x2028 || cp == 0x2029) {
+                snprintf(tmp, sizeof tmp, "\\u%04x", cp);
+                rep = tmp;
+            }
+            if (rep)
+                break;
+            /* fall through */
         case ESC_JSON:
             if (cp == '"') rep = "\\\"";
             else if (cp == '\\') rep = "\\\\";
@@ -277,6 +288,11 @@ void to_xml(struct textout *t, const char *s, size_t n, size_t max_chars)
 void to_json(struct textout *t, const char *s, size_t n)
 {
     escape(t, s, n, 0, ESC_JSON);
+}
+
+void to_script_json(struct textout *t, const char *s, size_t n)
+{
+    escape(t, s, n, 0, ESC_SCRIPT_JSON);
 }
 
 void to_dot(struct textout *t, const char *s, size_t n, size_t max_chars)

@@ -40,6 +40,9 @@ void to_g(struct textout *t, double v);
  * 0 for no limit. */
 void to_xml(struct textout *t, const char *s, size_t n, size_t max_chars);
 void to_json(struct textout *t, const char *s, size_t n);
+/* to_json for a JSON text inside an HTML <script> element: '<', '>' and
+ * '&' written as \u003c..., so no "</script>" or "<!--" can end it. */
+void to_script_json(struct textout *t, const char *s, size_t n);
 void to_dot(struct textout *t, const char *s, size_t n, size_t max_chars);
 
 /* Decodes one character at s[i] (i < n): returns its length in bytes and

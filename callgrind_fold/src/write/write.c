@@ -6,6 +6,7 @@
 #include "flametree.h"
 #include "gvrender.h"
 #include "pprof.h"
+#include "report.h"
 #include "stacks/stacks.h"
 #include "speedscope.h"
 #include "util/util.h"
@@ -56,7 +57,8 @@ static int write_graph_image(const struct render_job *job, const char *format, F
 
 int render_write(const struct render_job *job, FILE *out)
 {
-    uint64_t *base_count = job->base ? diff_align(job->stacks, job->base) : NULL;
+    bool report = job->report || job->report_diff;
+    uint64_t *base_count = job->base && !report ? diff_align(job->stacks, job->base) : NULL;
     int rc;
     switch (job->ro->format) {
     case FORMAT_SVG:
@@ -77,6 +79,17 @@ int render_write(const struct render_job *job, FILE *out)
     case FORMAT_PPROF:
         rc = pprof_write(job, out);
         break;
+    case FORMAT_HTML:
+    case FORMAT_MD: {
+        bool html = job->ro->format == FORMAT_HTML;
+        if (job->report_diff)
+            rc = html ? html_write_diff(out, job->ro, job->report_diff)
+                      : md_write_diff(out, job->ro, job->report_diff);
+        else
+            rc = html ? html_write_report(out, job->ro, job->report)
+                      : md_write_report(out, job->ro, job->report);
+        break;
+    }
     case FORMAT_FOLDED:
     default:
         rc = base_count ? diff_write_folded(job->stacks, base_count, out)

@@ -1,0 +1,25 @@
+// Shared by the browser checks (browser_check.js, html_browser_check.js):
+// headless Chromium through playwright-core with no background traffic,
+// and a page whose script errors are collected.
+'use strict';
+
+async function openChromium(moduleDir, chromium, userDir, height) {
+  const { chromium: pw } = require(require('path').join(moduleDir, 'playwright-core'));
+  return pw.launchPersistentContext(userDir, {
+    executablePath: chromium,
+    headless: true,
+    viewport: { width: 1200, height },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+           '--disable-background-networking', '--disable-component-update',
+           '--disable-sync'],
+  });
+}
+
+async function newWatchedPage(browser, errors) {
+  const page = await browser.newPage();
+  page.on('pageerror', (e) => errors.push('pageerror: ' + e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push('console: ' + m.text()); });
+  return page;
+}
+
+module.exports = { openChromium, newWatchedPage };
