@@ -43,6 +43,9 @@ if [ -x "$fold" ]; then
             --subtitle="exact stacks from callgrind --dump-folded=yes" \
             --countname=instructions "$out/$name.folded" > "$out/$name.svg"
         echo "demo: $out/$name.svg (flame graph; open it in a browser)"
+        # the report page: every part and event of the exact tree
+        "$fold" -f html --title="$name: $cmd" -o "$out/$name.html" "$out/$name.tree"
+        echo "demo: $out/$name.html (report: parts, every event's totals and flame graph)"
     done
 fi
 if [ -x "$fold" ]; then

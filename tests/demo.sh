@@ -20,6 +20,7 @@ for prog in calls loops; do # (lib.sh's check uses $name)
     check "$prog: estimated folded sums to the totals" \
         [ "$(sum "$out/$prog.estimated.folded")" = "$(total "$out/$prog.callgrind.out")" ]
     check "$prog: flame graph" grep -q "<svg" "$out/$prog.svg"
+    check "$prog: report page" grep -q 'id="cf-main"' "$out/$prog.html"
 done
 check "inlined: folded sums to the totals" \
     [ "$(sum "$out/inlined.folded")" = "$(total "$out/inlined.callgrind.out")" ]

@@ -48,7 +48,7 @@ static const char usage_text[] =
     "                     read alike become one (a function's JIT tiers,\n"
     "                     functions named alike in files shown alike).\n"
     "                     Default: short for the pictures (svg, dot, png,\n"
-    "                     svg-graph, speedscope), with each frame's raw\n"
+    "                     svg-graph, speedscope, html), with each frame's raw\n"
     "                     name in its tooltip; fn for folded output and\n"
     "                     pprof (--frame=short there: short function\n"
     "                     names, the raw ones as system names)\n"

@@ -113,8 +113,12 @@ static struct report_part part_of(const struct demo_part *p, uint64_t number)
 static struct report report_of(const struct demo_part *first, const struct report_part *parts,
                                size_t n)
 {
-    return (struct report){"html_demo", (const char *const *)first->events,
-                           first->nevents, 0, parts, n};
+    return (struct report){.title = "html_demo",
+                           .events = (const char *const *)first->events,
+                           .nevents = first->nevents,
+                           .parts = parts,
+                           .nparts = n,
+                           .cmd = ""};
 }
 
 int main(int argc, char **argv)

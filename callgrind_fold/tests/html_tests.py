@@ -264,24 +264,27 @@ def test_diff(demo, tag, check):
 
 
 def test_cli(binary, tag, check):
-    """-f html through the command line: a callgrind profile's every event,
-    each summing to what folded output counts for that event."""
+    """-f html through the command line: every part of a callgrind profile
+    and every event, each what folded output counts for that part and
+    event."""
     spec = os.path.join(HERE, "cases", "parts_events.cg")
     out = os.path.join(WORK, "cli.html")
-    p = run([binary, "-f", "html", "-o", out, spec])
+    # --full-stacks: each part's stacks as folded output has them
+    p = run([binary, "-f", "html", "--full-stacks", "-o", out, spec])
     if not check(tag + "html/cli-written", p.returncode == 0, p.stderr.decode()):
         return
     meta, _, trees = decode_page(open(out, "rb").read())
-    ok, detail = True, ""
-    for e, (ev, _) in enumerate(meta["events"]):
-        q = run([binary, "--event=" + ev, spec])
-        want = {}
-        for line in q.stdout.decode().splitlines():
-            stack, _, c = line.rpartition(" ")
-            want[tuple(stack.split(";"))] = int(c)
-        got = as_stacks(trees[0], e)
-        if got != want or meta["parts"][0]["totals"][e] != sum(want.values()):
-            ok, detail = False, "%s: %s vs %s" % (ev, got, want)
+    ok, detail = len(meta["parts"]) > 1, "parts: %d" % len(meta["parts"])
+    for i, part in enumerate(meta["parts"]):
+        for e, (ev, _) in enumerate(meta["events"]):
+            q = run([binary, "--event=" + ev, "--part=%d" % part["number"], spec])
+            want = {}
+            for line in q.stdout.decode().splitlines():
+                stack, _, c = line.rpartition(" ")
+                want[tuple(stack.split(";"))] = int(c)
+            got = as_stacks(trees[i], e)
+            if got != want or part["totals"][e] != sum(want.values()):
+                ok, detail = False, "part %d %s: %s vs %s" % (part["number"], ev, got, want)
     check(tag + "html/cli-every-event-as-folded", ok and len(meta["events"]) > 1, detail)
     text = open(out, encoding="utf-8").read()
     external = re.findall(r"(?i)(?:src|href)\s*=|url\(|@import|https?:|fetch\(|XMLHttpRequest|"

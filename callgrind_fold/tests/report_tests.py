@@ -142,7 +142,18 @@ def test_malformed_kept_apart(binary, tag, check):
     check(tag + "report/malformed-same-message", not bad, "; ".join(bad[:3]))
 
 
+def test_md_grouped_counts(binary, tag, check, work):
+    """-f md writes counts with thousands separators, exactly."""
+    path = os.path.join(work, "md_big.folded")
+    with open(path, "w") as f:
+        f.write("main;work 1234567\nmain 89\n")
+    rc, out, err = fold(binary, ["-f", "md", "--title=Big", path])
+    check(tag + "report/md-grouped-counts",
+          rc == 0 and "| 1,234,656 |" in out and "1234656" not in out, out + err)
+
+
 def run_all(binary, tag, check, work):
+    test_md_grouped_counts(binary, tag, check, work)
     test_malformed_kept_apart(binary, tag, check)
     test_diff_md(binary, tag, check)
     test_rooted_svg(binary, tag, check)

@@ -603,6 +603,16 @@ def folded_total(binary, args):
     return sum(int(l.rsplit(" ", 1)[1]) for l in p.stdout.decode().splitlines())
 
 
+
+def same_raw_names(got, want):
+    """A merged frame's raw text, "N names: A | B | ...": the same names,
+    in whatever order the frames were first seen."""
+    if got is None:
+        return False
+    head_g, _, rest_g = got.partition(": ")
+    head_w, _, rest_w = want.partition(": ")
+    return head_g == head_w and sorted(rest_g.split(" | ")) == sorted(rest_w.split(" | "))
+
 def test_short_pictures(binary, tag, check, report):
     """Pictures show short names by default (tests/cases/perfmap_short.why),
     the raw ones in tooltips; --frame=fn restores the raw names everywhere;
@@ -619,9 +629,11 @@ def test_short_pictures(binary, tag, check, report):
     groups = [g for g in root.iter(NS + "g") if g.get("class") == "f"]
     by_label = {g.get("data-l") or frames[i]["name"]: frames[i] for i, g in enumerate(groups)}
     texts = [g.find(NS + "text").text or "" for g in groups]
-    ok = p.returncode == 0 and by_label.get("fib  workloads/jswork.js:9", {}).get("name") == fib_raw \
+    ok = p.returncode == 0 and \
+        same_raw_names(by_label.get("fib  workloads/jswork.js:9", {}).get("name"), fib_raw) \
         and by_label.get("(anonymous)  bench.mjs:9", {}).get("name") == anon_raw \
-        and by_label.get("main", {}).get("name") == "main" and groups[2].get("data-l") is not None \
+        and by_label.get("main", {}).get("name") == "main" \
+        and any(g.get("data-l") == "(anonymous)  bench.mjs:9" for g in groups) \
         and not any("/tmp/cc" in t for t in texts) \
         and root.find(NS + "g[@id='cfconfig']").get("data-total") == str(total)
     check(tag + "short/svg-short-labels-raw-titles", ok, p.stderr.decode() + str(list(by_label)))
@@ -629,7 +641,7 @@ def test_short_pictures(binary, tag, check, report):
     p = run([binary, "-f", "svg", "--diff=" + path, path])
     root, frames = svg_frames(p.stdout)
     check(tag + "short/diff-svg", p.returncode == 0 and
-          any(f["name"] == fib_raw for f in frames) and
+          any(same_raw_names(f["name"], fib_raw) for f in frames) and
           b'data-l="fib  workloads/jswork.js:9"' in p.stdout and
           all(", +0 " in f["title"] for f in frames), p.stderr.decode())
     # DOT: labels short, tooltips raw; the totals are the folded ones

@@ -125,7 +125,19 @@ static void free_facts(struct tree_facts *f, size_t n)
     free(f);
 }
 
-static void put_head(struct textout *o, const struct render_options *ro, const char *title)
+/* A line of the header: "Command: ..." and the like, when known. */
+static void put_fact(struct textout *o, const char *what, const char *text)
+{
+    if (!text || !*text)
+        return;
+    to_puts(o, "<p class=\"subtitle\">");
+    to_xml(o, what, strlen(what), 0);
+    to_xml(o, text, strlen(text), 0);
+    to_puts(o, "</p>");
+}
+
+static void put_head(struct textout *o, const struct render_options *ro, const char *title,
+                     const struct report *r)
 {
     to_puts(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -142,6 +154,11 @@ static void put_head(struct textout *o, const struct render_options *ro, const c
         to_xml(o, ro->subtitle, strlen(ro->subtitle), 0);
         to_puts(o, "</p>");
     }
+    /* what ran: the command, and the harness's own words (CodSpeed's
+     * "Metadata:" parts, e.g. "codspeed-node 5.7.1") */
+    put_fact(o, "Command: ", r->cmd);
+    for (size_t i = 0; i < r->nmetadata; i++)
+        put_fact(o, "Harness: ", r->metadata[i]);
     to_puts(o, "</header>\n<main id=\"cf-main\"><noscript>This report is drawn by its "
                "script: allow JavaScript for this file.</noscript></main>\n");
 }
@@ -216,7 +233,7 @@ int html_write_report(FILE *out, const struct render_options *ro, const struct r
     const char *title = ro->title ? ro->title : r->title ? r->title : "callgrind_fold report";
     struct textout o;
     to_init(&o, out);
-    put_head(&o, ro, title);
+    put_head(&o, ro, title, r);
     struct report_names names;
     report_names_init(&names);
     struct tree_facts *facts = xcalloc(r->nparts + 1, sizeof *facts);
@@ -286,11 +303,18 @@ static void put_side(struct textout *o, const char *key, const struct report_par
 int html_write_diff(FILE *out, const struct render_options *ro, const struct report_diff *d)
 {
     const struct report *r = d->new;
-    const char *title = ro->title ? ro->title : r->title ? r->title : "callgrind_fold diff";
+    /* by default "OLD → NEW", the inputs' names */
+    struct buf default_title = {0};
+    const char *old_title = d->old->title ? d->old->title : "old";
+    const char *new_title = r->title ? r->title : "new";
+    buf_append(&default_title, old_title, strlen(old_title));
+    buf_append(&default_title, " \u2192 ", strlen(" \u2192 "));
+    buf_append(&default_title, new_title, strlen(new_title));
+    const char *title = ro->title ? ro->title : buf_cstr(&default_title);
     size_t ne = r->nevents;
     struct textout o;
     to_init(&o, out);
-    put_head(&o, ro, title);
+    put_head(&o, ro, title, r);
     struct report_names names;
     report_names_init(&names);
     struct tree_facts *facts = xcalloc(d->npairs + 1, sizeof *facts);
@@ -332,5 +356,6 @@ int html_write_diff(FILE *out, const struct render_options *ro, const struct rep
     free(old_cols);
     free_facts(facts, d->npairs);
     report_names_free(&names);
+    buf_free(&default_title);
     return to_finish(&o);
 }

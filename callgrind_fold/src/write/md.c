@@ -47,6 +47,21 @@ static uint64_t total_of(const struct report_part *p, size_t e)
     return p && e != SIZE_MAX ? p->columns[e].total : 0;
 }
 
+/* A count with thousands separators ("7,064,247"): a CI comment's
+ * reader compares magnitudes at a glance. */
+static void put_count(struct textout *o, uint64_t v)
+{
+    char digits[32], text[48];
+    int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
+    size_t k = 0;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            text[k++] = ',';
+        text[k++] = digits[i];
+    }
+    to_put(o, text, k);
+}
+
 /* "+12.3%", "-0.4%", "0.0%"; "n/a" from nothing to something. */
 static void put_change(struct textout *o, uint64_t before, uint64_t after)
 {
@@ -110,7 +125,7 @@ int md_write_report(FILE *out, const struct render_options *ro, const struct rep
         to_puts(&o, " |");
         for (size_t k = 0; k < r->nevents; k++) {
             to_puts(&o, " ");
-            to_u64(&o, p->columns[event_at(r, k)].total);
+            put_count(&o, p->columns[event_at(r, k)].total);
             to_puts(&o, " |");
         }
         to_puts(&o, "\n");
@@ -150,10 +165,10 @@ int md_write_diff(FILE *out, const struct render_options *ro, const struct repor
         put_cell(&o, p->name);
         to_puts(&o, " | ");
         if (p->old)
-            to_u64(&o, total_of(p->old, old_event));
+            put_count(&o, total_of(p->old, old_event));
         to_puts(&o, " | ");
         if (p->new)
-            to_u64(&o, total_of(p->new, new_event));
+            put_count(&o, total_of(p->new, new_event));
         to_puts(&o, " | ");
         if (p->old && p->new)
             put_change(&o, total_of(p->old, old_event), total_of(p->new, new_event));
