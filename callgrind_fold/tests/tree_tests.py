@@ -225,6 +225,214 @@ def measured(cmd, sanitized, timeout=120):
     return int(rc), float(secs), int(rss), [int(f) for f in frames]
 
 
+# ---- the reader's fast paths (src/read/treescan.h) ------------------------
+#
+# Most node lines are read 8 bytes at a time and summed in lanes; a line
+# in any other form goes back to the exact reader.  The bad lines below
+# come before padding, so that the fast path sees them with bytes after
+# them in the buffer (as in a big file), and each must give the exact
+# reader's message.  The messages are those of callgrind_fold before the
+# fast paths.
+
+EVENTS13 = ("Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw",
+            "Bc", "Bcm", "Bi", "Bim")
+HEAD13 = ("# callgrind folded tree\nversion: 1\nevents: %s\npart: 1\nfn: 1 main\n"
+          "fn: 2 work\n1 1 1 2 3 4 5 6 7 8 9 10 11 12 13\n" % " ".join(EVENTS13))
+PAD13 = "2 2 1 0 0 2 0 0 0 1 1 0 0 0 1\n" * 40
+
+
+def test_fast_path_errors(binary, tag, check):
+    cases = [
+        ("overflow-unwanted-column", b"2 2 1 2 3 4 18446744073709551616 6\n",
+         b'cost "18446744073709551616" does not fit in 64 bits'),
+        ("overflow-last-column", b"2 2 1 2 3 4 5 6 7 8 9 10 11 12 99999999999999999999\n",
+         b'cost "99999999999999999999" does not fit in 64 bits'),
+        ("too-many-columns", b"2 2 1 2 3 4 5 6 7 8 9 10 11 12 13 14\n",
+         b'more costs than the 13 event(s) of the "events:" line'),
+        ("too-many-one-digit", b"2 2 1 1 1 1 1 1 1 1 1 1 1 1 1 1\n",
+         b'more costs than the 13 event(s) of the "events:" line'),
+        ("bad-byte", b"2 2 1 2 3x 4\n", b'bad cost "3x"'),
+        ("high-byte", b"2 2 1 2 \xff 4\n", b'bad cost "\xff"'),
+        ("bad-byte-in-run", b"2 2 1 2 3 4 5 6 7 8 9 1 1 1 1x\n", b'bad cost "1x"'),
+        ("negative", b"2 2 1 -4 2\n", b'bad cost "-4"'),
+        ("depth-jump", b"4 2 1 2\n", b"depth 4 after depth 2: a path grows by one frame at a time"),
+        ("undefined-id", b"2 9 1 2\n", b'function id 9 is used before any "fn: 9 NAME" line'),
+        ("bad-id", b"2 2x 1 2\n", b'bad function id "2x"'),
+        ("id-overflow", b"2 18446744073709551617 1\n",
+         b'function id "18446744073709551617" does not fit in 64 bits'),
+    ]
+    bad = []
+    for name, line, message in cases:
+        # the bad line comes third in the part, after two good ones
+        text = HEAD13.encode() + b"2 2 5 5 5\n" + line + PAD13.encode() + b"totals: 0\n"
+        path = write("fast_%s.tree" % name, text)
+        p = subprocess.run([binary, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        want = path.encode() + b":9: " + message + b"\n"
+        if p.returncode != 2 or p.stderr != want or p.stdout:
+            bad.append("%s: rc %d %r" % (name, p.returncode, p.stderr[-160:]))
+    check(tag + "tree/fast-path-errors-exact", not bad, "; ".join(bad))
+
+    # A node line without its '\n' at the end of the file: the part has no
+    # totals, whatever path read the line.
+    text = HEAD13 + PAD13 + "2 2 1 2 3"
+    path = write("fast_no_newline.tree", text)
+    rc, out, err = fold(binary, [path])
+    check(tag + "tree/fast-path-node-line-without-newline",
+          rc == 2 and err == path + ":48: part ends without its \"totals:\" line"
+          " (truncated file?)\n", "rc %d %r" % (rc, err))
+    sums = [sum(c) for c in zip(*([[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]] +
+                                  [[1, 0, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 1]] * 40))]
+    path = write("fast_totals_without_newline.tree",
+                 HEAD13 + PAD13 + "totals: " + " ".join(map(str, sums)))
+    rc, out, err = fold(binary, ["--event=Bim", path])
+    check(tag + "tree/fast-path-totals-without-newline",
+          rc == 0 and out == "main 13\nmain;work 40\n" and err == "", "rc %d %r" % (rc, err))
+
+
+def test_fast_path_sum_overflow(binary, tag, check):
+    """A sum that overflows 64 bits is reported at the very line, also
+    when the costs before it were summed in lanes (which may add 28 * 260
+    lines of 7-digit costs before the sums are checked again)."""
+    top = (1 << 64) - 1
+    lane_max = 28 * 260 * 9999999
+    bad = []
+    for name, start, cost in (("at-lane-limit", top - lane_max, 9999999),
+                              ("below-lane-limit", top - lane_max - 1, 9999999),
+                              ("above-lane-limit", top - lane_max + 1, 9999999),
+                              ("near-top", top - 5, 1)):
+        lines = ["# callgrind folded tree", "events: Ir Dr", "part: 1", "fn: 1 main",
+                 "fn: 2 work", "1 1 1 %d" % start]
+        k = (top - start) // cost + 1  # the line of that many costs overflows
+        lines += ["2 2 1 %d" % cost] * (k + 50) + ["totals: 0 0", ""]
+        path = write("fast_sum_%s.tree" % name, "\n".join(lines))
+        rc, out, err = fold(binary, [path])
+        want = "%s:%d: cost sum overflows 64 bits\n" % (path, 6 + k)
+        if rc != 2 or err != want:
+            bad.append("%s: rc %d %r, want line %d" % (name, rc, err[-120:], 6 + k))
+    check(tag + "tree/fast-path-sum-overflow-line", not bad, "; ".join(bad))
+
+
+def random_number_text(rng):
+    """A cost as a tree may write it: mostly short, sometimes 8 to 19
+    digits, sometimes with leading zeros up to 20 and more digits."""
+    r = rng.random()
+    if r < 0.5:
+        v = rng.randrange(10)
+    elif r < 0.9:
+        v = rng.randrange(10 ** rng.randrange(1, 8))
+    else:
+        v = rng.randrange(10 ** rng.randrange(8, 15))
+    text = str(v)
+    if rng.random() < 0.03:
+        text = "0" * rng.randrange(1, 18) + text
+    return v, text
+
+
+def test_fast_path_forms(binary, tag, check):
+    """Node lines of every form the exact reader accepts (tabs, runs of
+    blanks, trailing blanks, CR, leading zeros, long numbers, missing
+    trailing costs) give, for each of 13 events, the reference reader's
+    stacks: the fast paths take some, the exact reader the others."""
+    import random
+    rng = random.Random(28)
+    lines = [HEAD13.rstrip("\n").rsplit("\n", 1)[0]]
+    lines += ["fn: %d f%d" % (i, i) for i in range(3, 40)] + ["fn: 123456 deep_id"]
+    totals = [0] * 13
+    depth = 0
+    for _ in range(4000):
+        depth = rng.randrange(1, depth + 2) if depth else 1
+        ident = rng.choice((1, 2, 3, 17, 39, 123456)) if depth > 1 else 1
+        n = rng.choice((13, 13, 13, 12, 5, 1, 0))
+        sep = lambda: rng.choice((" ",) * 30 + ("\t", "  ", " \t"))
+        text = "%s%s%d" % ("0" * (rng.random() < 0.01) + str(depth), sep(), ident)
+        for i in range(n):
+            v, t = random_number_text(rng)
+            totals[i] += v
+            text += sep() + t
+        if rng.random() < 0.02:
+            text += rng.choice((" ", "\t", "  "))
+        if rng.random() < 0.02:
+            text += "\r"
+        lines.append(text)
+    lines += ["totals: " + " ".join(map(str, totals)), ""]
+    text = "\n".join(lines)
+    path = write("fast_forms.tree", text)
+    against_reference(binary, tag, check, "fast-path-forms-vs-reference", path, text,
+                      (None,), EVENTS13)
+
+
+# ---- output order (src/stacks/order.c) ---------------------------------------
+
+# Frames whose lines sort in surprising orders: prefixes of each other,
+# bytes below ' ' and ';' ('!', '"', '#', '(', tab, \x01), spaces, and
+# digits after a space (which meet the count's digits).
+ORDER_FRAMES = ["a", "a b", "a!", 'a"', "a#", "a(", "a\tb", "a\x01", "ab", "a 1", "a 10",
+                "b", "(", "!", "a b c", "a:b"]
+
+
+def sorted_by_sort_command(text):
+    """LC_ALL=C sort of the lines, or None without sort(1)."""
+    try:
+        p = subprocess.run(["sort"], input=text.encode(), stdout=subprocess.PIPE,
+                           env=dict(os.environ, LC_ALL="C"))
+    except OSError:
+        return None
+    return p.stdout.decode() if p.returncode == 0 else None
+
+
+def test_byte_order(binary, tag, check):
+    """Lines come out in the byte order of the whole lines, as LC_ALL=C
+    sort puts them, from folded text and from a tree."""
+    import random
+    rng = random.Random(5)
+    stacks = {}
+    for _ in range(3000):
+        stack = ";".join(rng.choice(ORDER_FRAMES) for _ in range(rng.randrange(1, 5)))
+        stacks[stack] = stacks.get(stack, 0) + rng.choice((1, 5, 10, 15, 100, 1234))
+    lines = ["%s %d" % kv for kv in stacks.items()]
+    rng.shuffle(lines)
+    path = write("order.folded", "".join(l + "\n" for l in lines))
+    rc, out, err = fold(binary, [path])
+    by_sort = sorted_by_sort_command(out)
+    check(tag + "tree/order-folded-text-like-sort",
+          rc == 0 and sorted(out.splitlines()) == sorted(lines) and
+          out == folded_tree.folded_lines(stacks) and (by_sort is None or out == by_sort),
+          "rc %d %s" % (rc, err) if rc else "order differs")
+
+    # The same frames as function names of a tree: siblings under one
+    # parent, at several depths, some only carrying children.
+    names = [n for n in ORDER_FRAMES]
+    tree = ["# callgrind folded tree", "events: Ir", "part: 1"]
+    tree += ["fn: %d %s" % (i + 1, n) for i, n in enumerate(names)]
+    total = 0
+    depth = 0
+    used = [set()]
+    for _ in range(3000):
+        depth = rng.randrange(1, min(depth, 5) + 2) if depth else 1
+        del used[depth:]
+        free = [i for i in range(len(names)) if i not in used[depth - 1]]
+        if not free:
+            depth = 1
+            del used[1:]
+            used[0] = set()
+            free = list(range(len(names)))
+        fn = rng.choice(free)
+        used[depth - 1].add(fn)
+        used.append(set())
+        cost = rng.choice((0, 1, 5, 10, 15, 100))
+        total += cost
+        tree.append("%d %d %d" % (depth, fn + 1, cost))
+    tree += ["totals: %d" % total, ""]
+    text = "\n".join(tree)
+    path = write("order.tree", text)
+    rc, out, err = fold(binary, [path])
+    want = folded_tree.folded_lines(folded_tree.fold(text)[0])
+    by_sort = sorted_by_sort_command(out)
+    check(tag + "tree/order-tree-like-sort",
+          rc == 0 and out == want and (by_sort is None or out == by_sort),
+          "rc %d %s" % (rc, err) if rc else "order differs")
+
+
 def test_deep(binary, tag, check):
     """1,000,000 nested nodes: no recursion, and memory linear in the
     depth (the nodes without cost add no stack)."""
@@ -268,7 +476,11 @@ def run_all(binary, tag, report, check):
              ("inputs", lambda: test_inputs(binary, tag, check)),
              ("options", lambda: test_options(binary, tag, check)),
              ("writers", lambda: test_writers(binary, tag, check)),
-             ("deep", lambda: test_deep(binary, tag, check))]
+             ("deep", lambda: test_deep(binary, tag, check)),
+             ("fast-path-errors", lambda: test_fast_path_errors(binary, tag, check)),
+             ("fast-path-sum-overflow", lambda: test_fast_path_sum_overflow(binary, tag, check)),
+             ("fast-path-forms", lambda: test_fast_path_forms(binary, tag, check)),
+             ("byte-order", lambda: test_byte_order(binary, tag, check))]
     if not tag:  # timing means nothing under the sanitizers
         tests.append(("speed", lambda: test_speed(binary, tag, check)))
     for name, test in tests:

@@ -9,6 +9,7 @@
 #include "failure.h"
 #include "events.h"
 #include "lex.h"
+#include "treescan.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -57,6 +58,15 @@ struct tree_reader {
     size_t path_cap;
     size_t depth;               /* depth of the last node, 0 at the start */
     uint64_t *cols;             /* fast_node_lines(): one line's costs */
+    /* fast_node_lines() sums most lines' costs in lanes (treescan.h):
+     * the part's sums are sum[i] plus what lanes[i] holds until
+     * flush_lanes() adds that in.  lanes_ok: every sum has room for what
+     * the lanes can add before they are flushed (LANE_MAX_ADDED), so no
+     * sum overflows unseen. */
+    struct lane *lanes;         /* one per event */
+    unsigned lane_lines;        /* lines in the byte lanes */
+    unsigned wide_flushes;      /* byte lanes added into the wide ones */
+    bool lanes_ok;
     struct buf descs;           /* keep_parts: its "desc:" values */
 };
 
@@ -188,6 +198,45 @@ static void choose_event(struct tree_reader *T)
     }
     T->sum = xcalloc(T->events.ncolumns, sizeof *T->sum);
     T->cols = xcalloc(T->events.ncolumns, sizeof *T->cols);
+    T->lanes = xcalloc(T->events.ncolumns, sizeof *T->lanes);
+}
+
+/* Whether the part's sums can take what the lanes add before they are
+ * flushed: then no sum can overflow unseen. */
+static bool sums_have_room(const struct tree_reader *T)
+{
+    bool room = true;
+    for (size_t i = 0; i < T->events.ncolumns; i++)
+        room &= T->sum[i] <= UINT64_MAX - LANE_MAX_ADDED;
+    return room;
+}
+
+/* The lanes (fast_node_lines()) into the part's sums, before anything
+ * else reads or adds to them.  They cannot overflow: lanes_ok was true
+ * when the lanes started. */
+static void flush_lanes(struct tree_reader *T)
+{
+    if (T->lane_lines == 0 && T->wide_flushes == 0)
+        return;
+    for (size_t i = 0; i < T->events.ncolumns; i++) {
+        struct lane *l = &T->lanes[i];
+        lane_widen(l);
+        T->sum[i] += wide_value(l);
+        l->wide[0] = l->wide[1] = 0;
+    }
+    T->lane_lines = 0;
+    T->wide_flushes = 0;
+    T->lanes_ok = sums_have_room(T);
+}
+
+/* Every LANE_LINES lines: the byte lanes into the wide ones. */
+static void widen_lanes(struct tree_reader *T)
+{
+    for (size_t i = 0; i < T->events.ncolumns; i++)
+        lane_widen(&T->lanes[i]);
+    T->lane_lines = 0;
+    if (++T->wide_flushes == WIDE_FLUSHES)
+        flush_lanes(T);
 }
 
 /* keep_parts: the part's costs go where part_start says, so the frames
@@ -217,6 +266,10 @@ static void part_line(struct tree_reader *T, const char *p, const char *end)
     if (T->selected && T->t->opt.keep_parts)
         start_kept_part(T);
     memset(T->sum, 0, T->events.ncolumns * sizeof *T->sum);
+    memset(T->lanes, 0, T->events.ncolumns * sizeof *T->lanes);
+    T->lane_lines = 0;
+    T->wide_flushes = 0;
+    T->lanes_ok = true;
     T->depth = 0;
     T->state = IN_PART;
 }
@@ -226,6 +279,7 @@ static void totals_line(struct tree_reader *T, const char *p, const char *end)
     if (T->state != IN_PART)
         fail(T, T->state == IN_HEADER ? "\"totals:\" line before any \"part:\""
                                       : "second \"totals:\" line for one part");
+    flush_lanes(T);
     size_t column = 0;
     for (p = skip_blanks(p, end); p < end || column < T->events.ncolumns;
          p = skip_blanks(p, end)) {
@@ -325,6 +379,7 @@ static void node_line(struct tree_reader *T, const char *p, const char *end)
     if (T->state != IN_PART)
         fail(T, T->state == IN_HEADER ? "node line before any \"part:\" line"
                                       : "node line after the part's \"totals:\" line");
+    flush_lanes(T); /* the sums are checked for overflow here */
     uint64_t depth, id;
     p = number(T, p, end, &depth, "depth");
     check_depth(T, depth);
@@ -342,6 +397,7 @@ static void node_line(struct tree_reader *T, const char *p, const char *end)
         sum_cost(T, column, v);
         T->cols[column++] = v;
     }
+    T->lanes_ok = sums_have_room(T);
     add_node(T, depth, name, T->cols, column);
 }
 
@@ -350,36 +406,83 @@ static void node_line(struct tree_reader *T, const char *p, const char *end)
  * As for callgrind.out's cost lines (parse.c, fast_cost_lines()): the node
  * lines that follow each other in the line reader's buffer are read in one
  * pass that finds each '\n' while scanning the numbers, with no memchr(),
- * call or dispatch per line and no overflow test per digit.  A line in
- * any other form (a long number, CRLF, junk, ...) is left to lr_next()
- * and node_line(), which read it exactly and give the error if any; a
- * line taken here meets the same checks, in the same order. */
-static void fast_node_lines(struct tree_reader *T)
+ * call or dispatch per line and no overflow test per digit; the costs go
+ * into the part's sums as they are read (treescan.h).  A line in any other
+ * form (a long number, CRLF, junk, ...) is left to lr_next() and
+ * node_line(), which read it exactly and give the error if any; a line
+ * taken here meets the same checks, in the same order. */
+
+/* The costs a node line read by scan_lane_line() gives its node, as
+ * numbers in T->cols (none in a part not selected): the others stay in
+ * the lanes for the totals. */
+static inline void lane_node_costs(struct tree_reader *T, size_t n)
+{
+    const struct lane *lanes = T->lanes;
+    if (!T->selected)
+        return;
+    if (T->column_of) {
+        for (size_t i = 0; i < n; i++)
+            T->cols[i] = aligned_value(lanes[i].line);
+    } else if (T->column < n) {
+        T->cols[T->column] = aligned_value(lanes[T->column].line);
+    }
+}
+
+/* The same with lex.h's scanners and exact sums, for any line the above
+ * does not take: NULL, the sums as they were, for what only node_line()
+ * reads. */
+static const char *exact_node_line(struct tree_reader *T, const char *p, uint64_t *depth,
+                                   uint64_t *id, size_t *n)
+{
+    const char *t = scan_udec(p, depth);
+    if (!t || *t != ' ' || !(t = scan_udec(t + 1, id)))
+        return NULL;
+    return scan_summed_costs(t, T->sum, T->cols, T->events.ncolumns, n);
+}
+
+/* Not inlined in read_tree(): its loops get the registers to themselves. */
+__attribute__((noinline)) static void fast_node_lines(struct tree_reader *T)
 {
     struct linereader *r = T->r;
     const char *p, *limit;
     lr_window(r, &p, &limit);
     size_t ncolumns = T->events.ncolumns;
     bool may_be_long = (size_t)(limit - p) > r->max_line; /* as in parse.c */
+    /* What scan_lane_line() may read from a line's start: the depth and
+     * id in 16 bytes, then 8 bytes a cost and the byte after the last. */
+    size_t reach = 24 + 8 * ncolumns;
+    bool lanes_ok = TREESCAN_WORDS && T->lanes_ok;
     while (p < limit && is_digit(*p)) {
         uint64_t depth, id;
         size_t n;
-        const char *t = scan_udec(p, &depth);
-        if (!t || !is_blank(*t))
+        const char *nl;
+        bool in_lanes = lanes_ok && (size_t)(limit - p) >= reach &&
+                        (nl = scan_lane_line(p, T->lanes, ncolumns, &depth, &id, &n));
+        if (in_lanes) {
+            lane_node_costs(T, n);
+        } else {
+            flush_lanes(T); /* the exact sums are checked for overflow */
+            nl = exact_node_line(T, p, &depth, &id, &n);
+            if (!nl)
+                break;
+        }
+        if (may_be_long && (size_t)(nl - p) > r->max_line) {
+            for (size_t i = 0; i < n; i++) /* lr_next() reports it */
+                if (in_lanes)
+                    T->lanes[i].sum -= T->lanes[i].line;
+                else
+                    T->sum[i] -= T->cols[i];
             break;
-        while (is_blank(*t))
-            t++;
-        t = scan_udec(t, &id);
-        if (!t)
-            break;
-        const char *nl = scan_cost_columns(t, T->cols, ncolumns, &n);
-        if (!nl || (may_be_long && (size_t)(nl - p) > r->max_line))
-            break;
+        }
+        if (!in_lanes) {
+            T->lanes_ok = lanes_ok = TREESCAN_WORDS && sums_have_room(T);
+        } else if (++T->lane_lines == LANE_LINES) {
+            widen_lanes(T);
+            lanes_ok = T->lanes_ok;
+        }
         r->lineno++; /* before the checks, whose errors cite it */
         check_depth(T, depth);
         uint32_t name = node_name(T, id);
-        for (size_t i = 0; i < n; i++)
-            sum_cost(T, i, T->cols[i]);
         add_node(T, depth, name, T->cols, n);
         p = nl + 1;
     }
@@ -476,6 +579,7 @@ static void free_reader(struct tree_reader *T)
     buf_free(&T->descs);
     free(T->sum);
     free(T->cols);
+    free(T->lanes);
     free(T->column_of);
     free(T->path);
     free(T);

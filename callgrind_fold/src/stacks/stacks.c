@@ -3,7 +3,6 @@
 #include "stacks.h"
 #include "util/util.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -233,116 +232,37 @@ uint32_t stacks_add_mapped(struct stacks *s, const struct stacks *from, uint32_t
     return stacks_add_id(s, s->scratch, n, count);
 }
 
-/* ---- sorting ------------------------------------------------------------ */
+/* ---- writing ------------------------------------------------------------ */
 
-/* Stacks are compared frame by frame, so the long common prefixes of deep
- * stacks cost one integer comparison per frame; only the first differing
- * frames are compared as text. The result is the byte order of the whole
- * printed lines "f1;f2;... count". */
-static const struct stacks *sort_stacks; /* qsort has no context argument */
-
-static const uint32_t *frames_of(uint32_t id, size_t *n)
-{
-    return stacks_path(sort_stacks, id, n);
-}
-
-static void line_text(uint32_t id, struct buf *b)
-{
-    size_t n;
-    const uint32_t *f = frames_of(id, &n);
-    const struct strtab *ft = &sort_stacks->frames;
-    b->len = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            buf_putc(b, ';');
-        buf_append(b, strtab_str(ft, f[i]), strtab_len(ft, f[i]));
-    }
-    char num[32];
-    int len = snprintf(num, sizeof num, " %" PRIu64, sort_stacks->count[id]);
-    buf_append(b, num, (size_t)len);
-    buf_cstr(b);
-}
-
-static int compare_stacks(const void *pa, const void *pb)
-{
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    size_t na, nb;
-    const uint32_t *fa = frames_of(a, &na), *fb = frames_of(b, &nb);
-    /* Deep stacks share long prefixes (a folded tree's neighbours differ
-     * in their last frames): the common prefix is skipped four frames at a
-     * time, two 8-byte compares. */
-    size_t i = 0, n = na < nb ? na : nb;
-    while (i + 4 <= n) {
-        uint64_t a0, a1, b0, b1;
-        memcpy(&a0, fa + i, 8);
-        memcpy(&a1, fa + i + 2, 8);
-        memcpy(&b0, fb + i, 8);
-        memcpy(&b1, fb + i + 2, 8);
-        if ((a0 ^ b0) | (a1 ^ b1))
-            break;
-        i += 4;
-    }
-    while (i < n && fa[i] == fb[i])
-        i++;
-    if (i == na || i == nb) /* the shorter ends with ' ', the other goes on with ';' */
-        return na < nb ? -1 : na > nb ? 1 : 0;
-    const struct strtab *ft = &sort_stacks->frames;
-    const unsigned char *ta = (const unsigned char *)strtab_str(ft, fa[i]);
-    const unsigned char *tb = (const unsigned char *)strtab_str(ft, fb[i]);
-    size_t la = strtab_len(ft, fa[i]), lb = strtab_len(ft, fb[i]);
-    /* Frames that differ often share a long start (C++ scopes, "0x0000"
-     * addresses): skipped eight bytes at a time. */
-    size_t k = 0, m = la < lb ? la : lb;
-    while (k + 8 <= m) {
-        uint64_t x, y;
-        memcpy(&x, ta + k, 8);
-        memcpy(&y, tb + k, 8);
-        if (x != y)
-            break;
-        k += 8;
-    }
-    while (k < m && ta[k] == tb[k])
-        k++;
-    /* Next byte of each line: frame text, else ';' or, at the end, ' '. */
-    int ca = k < la ? ta[k] : (i + 1 < na ? ';' : ' ');
-    int cb = k < lb ? tb[k] : (i + 1 < nb ? ';' : ' ');
-    if (ca != cb)
-        return ca - cb;
-    /* A frame ending where the other has a space: compare whole lines. */
-    static struct buf x, y;
-    line_text(a, &x);
-    line_text(b, &y);
-    return strcmp(x.data, y.data);
-}
-
-uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *np)
-{
-    size_t n = 0;
-    uint32_t *order = xmalloc((s->paths.count ? s->paths.count : 1) * sizeof *order);
-    for (size_t id = 0; id < s->paths.count; id++)
-        if (s->count[id] != 0 || (also && also[id] != 0))
-            order[n++] = (uint32_t)id;
-    sort_stacks = s;
-    qsort(order, n, sizeof *order, compare_stacks);
-    *np = n;
-    return order;
-}
-
+/* Lines in stacks_sorted() order (order.c).  A line is built from the
+ * line before: neighbours in byte order share their first frames (a deep
+ * stack's siblings differ in the last few), so only the frames after the
+ * shared ones are appended, not all of a thousand-byte line again; the
+ * lines are then copied into blocks written whole. */
 int stacks_write(const struct stacks *s, FILE *out)
 {
     size_t n;
     uint32_t *order = stacks_sorted(s, NULL, &n);
-    /* Lines are assembled in one buffer and written in large blocks. */
     int rc = 0;
-    struct buf line = {0};
+    struct buf line = {0}, block = {0};
+    size_t *frame_end = NULL; /* in `line`, where frame j of the last stack ends */
+    size_t end_cap = 0, prev_n = 0;
+    const uint32_t *prev = NULL;
     for (size_t i = 0; i < n && rc == 0; i++) {
         size_t nf;
-        const uint32_t *f = frames_of(order[i], &nf);
-        for (size_t j = 0; j < nf; j++) {
+        const uint32_t *f = stacks_path(s, order[i], &nf);
+        size_t j = prev ? stacks_common_frames(prev, prev_n, f, nf) : 0;
+        line.len = j ? frame_end[j - 1] : 0;
+        GROW(frame_end, end_cap, nf);
+        for (; j < nf; j++) {
             if (j)
                 buf_putc(&line, ';');
             buf_append(&line, strtab_str(&s->frames, f[j]), strtab_len(&s->frames, f[j]));
+            frame_end[j] = line.len;
         }
+        prev = f;
+        prev_n = nf;
+        buf_append(&block, line.data, line.len);
         char num[24];
         size_t k = sizeof num;
         uint64_t v = s->count[order[i]];
@@ -352,14 +272,16 @@ int stacks_write(const struct stacks *s, FILE *out)
             v /= 10;
         } while (v);
         num[--k] = ' ';
-        buf_append(&line, num + k, sizeof num - k);
-        if (line.len >= (1 << 16) || i + 1 == n) {
-            if (fwrite(line.data, 1, line.len, out) != line.len)
+        buf_append(&block, num + k, sizeof num - k);
+        if (block.len >= (1 << 16) || i + 1 == n) {
+            if (fwrite(block.data, 1, block.len, out) != block.len)
                 rc = -1;
-            line.len = 0;
+            block.len = 0;
         }
     }
     buf_free(&line);
+    buf_free(&block);
+    free(frame_end);
     free(order);
     return rc;
 }

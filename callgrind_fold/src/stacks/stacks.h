@@ -17,7 +17,8 @@
  * walks. frames.c turns a function into its frame text (clone folding,
  * ";" escaping, "[object]"), shortname.c frame texts into readable ones
  * (--frame=short), roots.c re-roots a part's stacks at the user's code
- * for pictures. callarcs.c keeps the call graph for -f dot.
+ * for pictures. callarcs.c keeps the call graph for -f dot. order.c puts
+ * the stacks in the byte order of their written lines.
  * Depends on util/ only. */
 #ifndef CF_STACKS_STACKS_H
 #define CF_STACKS_STACKS_H
@@ -26,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "util/util.h"
 
@@ -172,6 +174,28 @@ static inline uint64_t stacks_count(const struct stacks *s, uint32_t id)
 static inline uint64_t stacks_total(const struct stacks *s)
 {
     return s->total;
+}
+
+/* The number of first frames stacks a and b share.  Neighbours in
+ * byte order (and in a folded tree's order) share most of a deep stack:
+ * compared four frames at a time, in two 8-byte words. */
+static inline size_t stacks_common_frames(const uint32_t *a, size_t na, const uint32_t *b,
+                                          size_t nb)
+{
+    size_t n = na < nb ? na : nb, i = 0;
+    while (i + 4 <= n) {
+        uint64_t a0, a1, b0, b1;
+        memcpy(&a0, a + i, 8);
+        memcpy(&a1, a + i + 2, 8);
+        memcpy(&b0, b + i, 8);
+        memcpy(&b1, b + i + 2, 8);
+        if ((a0 ^ b0) | (a1 ^ b1))
+            break;
+        i += 4;
+    }
+    while (i < n && a[i] == b[i])
+        i++;
+    return i;
 }
 
 /* The frames of stack `id`, root first; *n is set to their number. */

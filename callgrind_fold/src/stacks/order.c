@@ -1,0 +1,217 @@
+/* The byte order of the written lines "f1;f2;...;fN count" (stacks.h,
+ * stacks_sorted), without sorting all of them.
+ *
+ * The stacks go into a trie of frame ids, and the trie is walked depth
+ * first, each node's children in the byte order of what follows the
+ * node's text in their lines.  A child c stands for up to two keys:
+ * "TEXT count" for the line of the stack that ends at c, and "TEXT;" for
+ * the lines of the stacks below it.  All lines of one key start with that
+ * key.  A key that is a prefix of another key is a line's, "TEXT count"
+ * ("TEXT;" cannot be: a frame holds no ';'), and then its one line is
+ * that prefix, which comes first in byte order as it does among the keys.
+ * So ordering the keys orders the lines, even when a frame is a prefix of
+ * its sibling or holds bytes below ' ' and ';'.  Only siblings are
+ * sorted: a folded tree of a million stacks has small sibling sets, where
+ * the sort of all the lines cost tens of comparisons per line, each
+ * walking two deep stacks.
+ *
+ * Building the trie: stacks that follow each other share their first
+ * frames (a folded tree's stacks are made in depth-first order), so each
+ * stack starts from the node where it leaves the previous one, and only
+ * the frames after that are looked up (node, frame) -> child. Nothing is
+ * recursive, so any depth works. */
+#include "stacks.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+
+struct trie_node {
+    uint32_t frame;   /* frame id (unused for the root) */
+    uint32_t stack;   /* the stack ending here, if written; else NONE */
+    uint32_t child;   /* first child, NONE */
+    uint32_t sibling; /* next sibling, NONE */
+};
+
+struct trie {
+    struct trie_node *node;
+    size_t count, cap;
+    struct hashmap child_of; /* (node, frame) -> child */
+};
+
+static uint32_t trie_child(struct trie *t, uint32_t parent, uint32_t frame)
+{
+    bool inserted;
+    uint32_t *slot = hashmap_upsert(&t->child_of, parent, frame, (uint32_t)t->count, &inserted);
+    if (!inserted)
+        return *slot;
+    GROW(t->node, t->cap, t->count);
+    uint32_t id = (uint32_t)t->count++;
+    t->node[id] = (struct trie_node){frame, NONE, NONE, t->node[parent].child};
+    t->node[parent].child = id;
+    return id;
+}
+
+/* One key among a node's children (see the top of the file). */
+struct key {
+    uint32_t node;
+    bool line; /* the line of the stack ending at node, else the lines below */
+};
+
+/* qsort() has no context argument. */
+static const struct stacks *key_stacks;
+static const struct trie *key_trie;
+
+/* What follows a key's frame text in its lines: ";" or " count". */
+static size_t key_tail(const struct key *k, char tail[24])
+{
+    if (!k->line) {
+        tail[0] = ';';
+        return 1;
+    }
+    char digits[20];
+    size_t n = 0;
+    uint64_t v = stacks_count(key_stacks, key_trie->node[k->node].stack);
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    tail[0] = ' ';
+    for (size_t i = 0; i < n; i++)
+        tail[1 + i] = digits[n - 1 - i];
+    return n + 1;
+}
+
+static int compare_keys(const void *pa, const void *pb)
+{
+    const struct key *a = pa, *b = pb;
+    if (a->node == b->node) /* a frame's line, "TEXT count", before "TEXT;..." */
+        return a->line ? -1 : 1;
+    const struct strtab *frames = &key_stacks->frames;
+    uint32_t fa = key_trie->node[a->node].frame, fb = key_trie->node[b->node].frame;
+    const unsigned char *ta = (const unsigned char *)strtab_str(frames, fa);
+    const unsigned char *tb = (const unsigned char *)strtab_str(frames, fb);
+    size_t la = strtab_len(frames, fa), lb = strtab_len(frames, fb);
+    size_t m = la < lb ? la : lb;
+    int c = memcmp(ta, tb, m);
+    if (c)
+        return c;
+    /* Equal up to the shorter text: the rest of each key is the rest of
+     * its text, then its tail; the shorter text's key is down to its
+     * tail, so this ends within 22 bytes. */
+    char tail_a[24], tail_b[24];
+    size_t na = key_tail(a, tail_a), nb = key_tail(b, tail_b);
+    size_t ra = la - m + na, rb = lb - m + nb;
+    for (size_t i = 0; i < ra && i < rb; i++) {
+        unsigned char x = m + i < la ? ta[m + i] : (unsigned char)tail_a[m + i - la];
+        unsigned char y = m + i < lb ? tb[m + i] : (unsigned char)tail_b[m + i - lb];
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return ra < rb ? -1 : ra > rb ? 1 : 0;
+}
+
+static void build_trie(struct trie *t, const struct stacks *s, const uint64_t *also)
+{
+    t->node = NULL;
+    t->count = t->cap = 0;
+    hashmap_init(&t->child_of);
+    GROW(t->node, t->cap, 0);
+    t->node[0] = (struct trie_node){NONE, NONE, NONE, NONE};
+    t->count = 1;
+    uint32_t *path = NULL; /* the previous stack's nodes, by depth */
+    size_t path_cap = 0, prev_n = 0;
+    const uint32_t *prev = NULL;
+    for (size_t id = 0; id < stacks_count_ids(s); id++) {
+        if (stacks_count(s, (uint32_t)id) == 0 && !(also && also[id] != 0))
+            continue;
+        size_t n;
+        const uint32_t *f = stacks_path(s, (uint32_t)id, &n);
+        size_t k = prev ? stacks_common_frames(prev, prev_n, f, n) : 0;
+        GROW(path, path_cap, n);
+        for (size_t d = k; d < n; d++)
+            path[d] = trie_child(t, d ? path[d - 1] : 0, f[d]);
+        t->node[n ? path[n - 1] : 0].stack = (uint32_t)id;
+        prev = f;
+        prev_n = n;
+    }
+    free(path);
+}
+
+/* Most nodes have one to a few keys: those are sorted by insertion,
+ * without qsort()'s call per comparison and set-up per sort. */
+static void sort_keys(struct key *k, size_t n)
+{
+    if (n > 8) {
+        qsort(k, n, sizeof *k, compare_keys);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        struct key x = k[i];
+        size_t j = i;
+        for (; j > 0 && compare_keys(&k[j - 1], &x) > 0; j--)
+            k[j] = k[j - 1];
+        k[j] = x;
+    }
+}
+
+/* A node being walked: its keys are keys[first, end), the next at `at`. */
+struct walk {
+    size_t first, at, end;
+};
+
+uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *np)
+{
+    struct trie t;
+    build_trie(&t, s, also);
+    uint32_t *order = xmalloc((stacks_count_ids(s) ? stacks_count_ids(s) : 1) * sizeof *order);
+    size_t n = 0;
+    /* The empty stack (no frames) writes " count": before every key. */
+    if (t.node[0].stack != NONE)
+        order[n++] = t.node[0].stack;
+    key_stacks = s;
+    key_trie = &t;
+    struct key *keys = NULL;
+    size_t nkeys = 0, keys_cap = 0;
+    struct walk *walk = NULL;
+    size_t depth = 0, walk_cap = 0;
+    uint32_t node = 0; /* the node whose children are pushed next */
+    for (;;) {
+        if (node != NONE) { /* its children's keys, sorted, on top of `keys` */
+            size_t first = nkeys;
+            for (uint32_t c = t.node[node].child; c != NONE; c = t.node[c].sibling) {
+                GROW(keys, keys_cap, nkeys + 1);
+                if (t.node[c].stack != NONE)
+                    keys[nkeys++] = (struct key){c, true};
+                if (t.node[c].child != NONE)
+                    keys[nkeys++] = (struct key){c, false};
+            }
+            if (nkeys - first > 1)
+                sort_keys(keys + first, nkeys - first);
+            GROW(walk, walk_cap, depth);
+            walk[depth++] = (struct walk){first, first, nkeys};
+            node = NONE;
+        }
+        if (depth == 0)
+            break;
+        struct walk *w = &walk[depth - 1];
+        if (w->at == w->end) {
+            nkeys = w->first;
+            depth--;
+            continue;
+        }
+        struct key k = keys[w->at++];
+        if (k.line)
+            order[n++] = t.node[k.node].stack;
+        else
+            node = k.node;
+    }
+    free(keys);
+    free(walk);
+    free(t.node);
+    hashmap_free(&t.child_of);
+    *np = n;
+    return order;
+}
