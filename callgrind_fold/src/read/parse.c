@@ -497,31 +497,44 @@ static void start_part(struct parser *P)
     P->nothers = 0; /* set up again with the part's events */
 }
 
-/* all_events, at the end of a part: each other event's profile made from
- * the main one and its row of the matrices, which are emptied. */
-static void make_other_profiles(struct parser *P)
+/* all_events, at the end of a part: each other event's self cost sum
+ * (for "totals:") and, if the part is to be handed on (`wanted`), its
+ * profile made from the main one and its row of the matrices, which are
+ * emptied.  A part --part leaves out needs only the sums: copying the
+ * main profile, hash maps included, per event was about a tenth of
+ * reading a 9-event file (issue 28). */
+static void make_other_profiles(struct parser *P, bool wanted)
 {
     size_t width = P->nothers;
     const struct profile *main = P->prof;
     for (size_t k = 0; k < width; k++) {
         struct profile *prof = &P->others[k].part.prof;
-        profile_copy(prof, main);
+        if (wanted)
+            profile_copy(prof, main);
         prof->total_self = 0;
-        for (size_t i = 0; i < prof->nnodes; i++) {
+        for (size_t i = 0; i < main->nnodes; i++) {
             size_t at = i * width + k;
-            prof->nodes[i].self = at < P->other_self_cap ? P->other_self[at] : 0;
-            if (!add_u64(prof->total_self, prof->nodes[i].self, &prof->total_self))
+            uint64_t self = at < P->other_self_cap ? P->other_self[at] : 0;
+            if (wanted)
+                prof->nodes[i].self = self;
+            if (!add_u64(prof->total_self, self, &prof->total_self))
                 fail(P, "cost sum overflows 64 bits");
         }
-        for (size_t e = 0; e < prof->nedges; e++) {
+        for (size_t e = 0; e < main->nedges && wanted; e++) {
             size_t at = e * width + k;
             prof->edges[e].cost = at < P->other_edge_cap ? P->other_edge[at] : 0;
         }
     }
+    /* only the rows of the part's nodes and edges were written */
+    size_t self_used = main->nnodes * width, edge_used = main->nedges * width;
     if (P->other_self_cap)
-        memset(P->other_self, 0, P->other_self_cap * sizeof *P->other_self);
+        memset(P->other_self, 0, (self_used < P->other_self_cap ? self_used
+                                                                : P->other_self_cap) *
+                                     sizeof *P->other_self);
     if (P->other_edge_cap)
-        memset(P->other_edge, 0, P->other_edge_cap * sizeof *P->other_edge);
+        memset(P->other_edge, 0, (edge_used < P->other_edge_cap ? edge_used
+                                                                : P->other_edge_cap) *
+                                     sizeof *P->other_edge);
 }
 
 /* keep_parts: a part without costs, announced and closed. */
@@ -550,8 +563,9 @@ static void finish_part(struct parser *P)
     /* By address, the self costs are not in the graph yet: their sum is
      * kept beside them. */
     uint64_t total = P->part.by_address ? P->part.addr_total : P->prof->total_self;
+    bool wanted = t->opt.part == ALL_PARTS || t->opt.part == P->part_number;
     if (P->nothers && !P->part.by_address)
-        make_other_profiles(P);
+        make_other_profiles(P, wanted);
     if (P->have_totals) {
         if (P->totals != total) {
             P->d->line = P->totals_line;
@@ -572,7 +586,7 @@ static void finish_part(struct parser *P)
         fail(P, "part ends without its \"totals:\" line (truncated file?)");
     }
     t->parts_read++;
-    if (t->opt.part != ALL_PARTS && t->opt.part != P->part_number)
+    if (!wanted)
         return;
     t->part_matched = true;
     for (size_t i = 0; i < P->descs.len;) {
@@ -794,6 +808,35 @@ static inline uint64_t *cost_row(uint64_t **matrix, size_t *cap, size_t index, s
     return *matrix + index * width;
 }
 
+/* all_events: the other events' costs of the line (P->cols) added to a
+ * row of a cost matrix; returns whether a sum wrapped.  One loop over the
+ * events (their columns in an array of their own, not strided through
+ * P->others), overflow noted as a carry, told by the caller.  The columns
+ * ascend (add_other_events()), and those past the line's last cost add 0:
+ * most lines have a few costs of many events, so the loop stops at the
+ * first such column. */
+static inline bool add_other_columns(const struct parser *P, uint64_t *row)
+{
+    const size_t *column = P->other_columns, ncols = P->ncols, width = P->nothers;
+    const uint64_t *cols = P->cols;
+    uint64_t carry = 0;
+    for (size_t k = 0; k < width && column[k] < ncols; k++) {
+        uint64_t cost = cols[column[k]];
+        row[k] += cost;
+        carry |= row[k] < cost;
+    }
+    return carry;
+}
+
+/* add_other_columns() undone, for a line whose sums wrapped to be read
+ * again by the exact path. */
+static void take_other_columns(const struct parser *P, uint64_t *row)
+{
+    const size_t *column = P->other_columns, ncols = P->ncols, width = P->nothers;
+    for (size_t k = 0; k < width && column[k] < ncols; k++)
+        row[k] -= P->cols[column[k]];
+}
+
 /* all_events: the line's cost of each other event, into its row (or with
  * by_address into each other part, as add_line_cost() does for the main
  * one). */
@@ -821,28 +864,14 @@ static void add_other_costs(struct parser *P, bool call, uint64_t addr, uint32_t
         inline_edge = profile_call_edge(P->prof, function, inlined);
         cost_row(&P->other_edge, &P->other_edge_cap, inline_edge, width);
     }
+    /* call_edge(): the main part's add_line_cost() just asked it the same */
     uint64_t *row = call ? cost_row(&P->other_edge, &P->other_edge_cap,
-                                    profile_call_edge(P->prof, caller, P->callee), width)
+                                    call_edge(P, caller, P->callee), width)
                          : cost_row(&P->other_self, &P->other_self_cap, caller, width);
     uint64_t *inline_row = inlined != NO_NODE ? P->other_edge + inline_edge * width : NULL;
-    /* One loop over the events (their columns in an array of their own,
-     * not strided through P->others), overflow noted as a carry and told
-     * once.  The columns ascend (add_other_events()), and those past the
-     * line's last cost add 0: most lines have a few costs of many
-     * events, so the loop stops at the first such column. */
-    const size_t *column = P->other_columns, ncols = P->ncols;
-    const uint64_t *cols = P->cols;
-    uint64_t carry = 0;
-    for (size_t k = 0; k < width && column[k] < ncols; k++) {
-        uint64_t cost = cols[column[k]];
-        row[k] += cost;
-        carry |= row[k] < cost;
-    }
-    for (size_t k = 0; inline_row && k < width && column[k] < ncols; k++) {
-        uint64_t cost = cols[column[k]];
-        inline_row[k] += cost;
-        carry |= inline_row[k] < cost;
-    }
+    bool carry = add_other_columns(P, row);
+    if (inline_row)
+        carry |= add_other_columns(P, inline_row);
     if (carry)
         fail(P, call ? "call cost sum overflows 64 bits" : "cost sum overflows 64 bits");
 }
@@ -1311,31 +1340,45 @@ static const char *fast_position_line(struct parser *P, const char *p)
     return end + 1;
 }
 
-/* Whether cost lines can go through plain_lines(): one event column, no
- * subposition values wanted (no --inline, no source lines kept) and no
- * other events. */
+/* Whether cost lines can go through plain_lines(): one event column
+ * selected (other events may be read too) and no instruction addresses
+ * wanted (no --inline). */
 static bool plain_lines_apply(const struct parser *P)
 {
-    return P->single_column != SIZE_MAX && !P->part.by_address &&
-           !(P->t->opt.want_lines && P->line_pos != SIZE_MAX) && P->nothers == 0;
+    return P->single_column != SIZE_MAX && !P->part.by_address;
+}
+
+/* The self costs gathered by plain_lines_npos() for `node`, added. */
+static inline void add_run_sum(struct parser *P, struct fn_node *node, uint64_t sum)
+{
+    node->self += sum;
+    P->prof->total_self += sum;
 }
 
 /* The lines at p, classified whole with bit masks (scan.h, line_bits())
  * while they are cost lines of the plain form, whose selected cost is
  * then all that is read, or position lines fast_position_line() takes.
+ * With `all` (all_events, -f pprof) every cost is read, into P->cols, and
+ * the other events' costs go to the function's row of the self matrix;
+ * with `lines` (-f pprof) the "line" subposition is followed for each
+ * function's first source line, as cost_line_values() does.
  *
  * The self costs of a function's run of cost lines, four lines in five,
  * are summed here and added to it once, before any other line.  The sum
  * cannot overflow there: a line whose cost would make the function's or
  * the total self cost overflow goes, as any cost line of calls or of
  * inlined code, to cost_line_values(), which gives the error at its line.
+ * So does a line that would wrap another event's sum in the row (its
+ * costs taken out of the row again first).
  * Stops LINE_BITS_MAX bytes before limit (line_bits() reads that far) and
  * at any line neither takes; returns where it stopped. */
 static inline __attribute__((always_inline)) const char *
-plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos)
+plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos,
+                 bool all, bool lines)
 {
-    size_t ncolumns = P->events.ncolumns, one = P->single_column;
+    size_t ncolumns = P->events.ncolumns, one = P->single_column, lpos = P->line_pos;
     struct fn_node *node = NULL; /* the function `sum` is of, if any */
+    uint64_t *row = NULL;        /* all: its row of P->other_self */
     uint64_t sum = 0, room = 0;
     while (limit - p >= LINE_BITS_MAX) {
         struct line_bits b;
@@ -1343,8 +1386,7 @@ plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos
         uint64_t costs;
         if (!plain_cost_line(p, &b, npos, ncolumns, &costs)) {
             if (node) { /* the position line may change the function */
-                node->self += sum;
-                P->prof->total_self += sum;
+                add_run_sum(P, node, sum);
                 node = NULL;
             }
             const char *next = fast_position_line(P, p);
@@ -1353,9 +1395,19 @@ plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos
             p = next;
             continue;
         }
-        for (size_t i = 0; i < one && costs; i++)
-            costs &= costs - 1; /* to the selected column's */
-        uint64_t cost = costs ? plain_cost_at(p, &b, (unsigned)__builtin_ctzll(costs)) : 0;
+        uint64_t cost;
+        if (all) {
+            size_t n = 0;
+            for (; costs; costs &= costs - 1)
+                P->cols[n++] = plain_cost_at(p, &b, (unsigned)__builtin_ctzll(costs));
+            P->ncols = n;
+            cost = one < n ? P->cols[one] : 0;
+        } else {
+            for (size_t i = 0; i < one && costs; i++)
+                costs &= costs - 1; /* to the selected column's */
+            cost = costs ? plain_cost_at(p, &b, (unsigned)__builtin_ctzll(costs)) : 0;
+        }
+        uint64_t line = lines ? plain_subposition_at(p, &b, lpos, P->last_line) : 0;
         p += b.len + 1;
         P->r->lineno++;
         if (!node && !P->call_pending && P->inlined == NO_NODE && P->function != NO_NODE) {
@@ -1364,40 +1416,57 @@ plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos
                                                              : P->prof->total_self;
             room = UINT64_MAX - most;
             sum = 0;
+            if (all)
+                row = cost_row(&P->other_self, &P->other_self_cap, P->function, P->nothers);
         }
         if (node && cost <= room) {
-            room -= cost;
-            sum += cost;
-            P->jump_pending = false; /* as cost_line_values() */
-            continue;
+            if (all && add_other_columns(P, row)) {
+                take_other_columns(P, row);
+            } else {
+                room -= cost;
+                sum += cost;
+                if (lines && !P->jump_pending) { /* as cost_line_values() */
+                    P->last_line = line;
+                    if (line > 0 && line <= UINT32_MAX - 1 && node->line == 0)
+                        node->line = (uint32_t)line;
+                }
+                P->jump_pending = false;
+                continue;
+            }
         }
         if (node) {
-            node->self += sum;
-            P->prof->total_self += sum;
+            add_run_sum(P, node, sum);
             node = NULL;
         }
-        cost_line_values(P, 0, 0, cost);
+        cost_line_values(P, 0, line, cost);
     }
-    if (node) {
-        node->self += sum;
-        P->prof->total_self += sum;
-    }
+    if (node)
+        add_run_sum(P, node, sum);
     return p;
 }
 
 /* plain_lines_npos() made for the usual numbers of subpositions
- * ("positions: line", "instr line"): with npos a constant, the compiler
- * unrolls plain_cost_line()'s loop over them. */
+ * ("positions: line", "instr line") and each mode: with npos, all and
+ * lines constants, the compiler unrolls plain_cost_line()'s loop over
+ * the subpositions and drops the code a mode does not use. */
+#define PLAIN_LINES_MODES(npos)                                                  \
+    (all ? (lines ? plain_lines_npos(P, p, limit, npos, true, true)              \
+                  : plain_lines_npos(P, p, limit, npos, true, false))            \
+         : (lines ? plain_lines_npos(P, p, limit, npos, false, true)             \
+                  : plain_lines_npos(P, p, limit, npos, false, false)))
+
 HOT_LOOP_CLONES
 static const char *plain_lines(struct parser *P, const char *p, const char *limit)
 {
+    bool all = P->nothers != 0;
+    bool lines = P->t->opt.want_lines && P->line_pos != SIZE_MAX;
     switch (P->npositions) {
     case 1:
-        return plain_lines_npos(P, p, limit, 1);
+        return PLAIN_LINES_MODES(1);
     case 2:
-        return plain_lines_npos(P, p, limit, 2);
+        return PLAIN_LINES_MODES(2);
     default:
-        return plain_lines_npos(P, p, limit, P->npositions);
+        return PLAIN_LINES_MODES(P->npositions);
     }
 }
 

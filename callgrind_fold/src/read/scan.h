@@ -224,13 +224,42 @@ static inline uint64_t plain_cost_at(const char *p, const struct line_bits *b,
     return plain_decimal(p + start, len);
 }
 
-/* ---- position lines ----------------------------------------------- */
-
 /* How many decimal digits the line of bits b has from bit `at` on. */
 static inline unsigned digits_at(const struct line_bits *b, unsigned at)
 {
     return (unsigned)__builtin_ctzll(~(b->digit >> at));
 }
+
+/* The value of subposition `index` (0: the first) of a cost line at p,
+ * of bits b, checked by plain_cost_line(): "*" is last, "+N" and "-N"
+ * are relative to it (wrapping, as the exact path), "0xH" (the first
+ * subposition only) and "N" absolute. */
+static inline __attribute__((always_inline)) uint64_t
+plain_subposition_at(const char *p, const struct line_bits *b,
+                                            size_t index, uint64_t last)
+{
+    uint64_t token = (((uint64_t)1 << b->len) - 1) & ~b->blank;
+    uint64_t starts = token & ~(token << 1);
+    for (size_t i = 0; i < index; i++)
+        starts &= starts - 1;
+    unsigned at = (unsigned)__builtin_ctzll(starts);
+    char c = p[at];
+    if (c == '*')
+        return last;
+    if (c == '+')
+        return last + plain_decimal(p + at + 1, digits_at(b, at + 1));
+    if (c == '-')
+        return last - plain_decimal(p + at + 1, digits_at(b, at + 1));
+    if (c == '0' && (p[at + 1] | 0x20) == 'x') {
+        uint64_t v = 0;
+        for (const char *h = p + at + 2; hex_digit(*h) < 16; h++)
+            v = v << 4 | hex_digit(*h);
+        return v;
+    }
+    return plain_decimal(p + at, digits_at(b, at));
+}
+
+/* ---- position lines ----------------------------------------------- */
 
 /* "(N)" from bit `at` to the end of the line at p, of bits b: sets *id.
  * False for anything else (the caller's exact path reads it then). */
