@@ -271,6 +271,48 @@ def run(T, binary, tag, golden=None):
         T.check(name("one-pass/other-event-%s-overflow" % what),
                 rc == 2 and err.strip() == "%s:%d: %s" % (path, line, msg), err)
 
+    # The same, and other unusual lines, where the reader's mask path
+    # (src/read/scan.h) reads every event: it needs LINE_BITS_MAX (64)
+    # bytes after a line's start, so valid lines pad the end.  Each line
+    # it does not take plainly must give the exact path's message.
+    pad = "+1 0 1 2\n" * 12
+    head = "positions: instr line\nevents: Ir Dr\nfn=(1) main\n+1 0 1 2\n+2 0 3\n"
+    big = "9999999999999999999"
+    for what, body, line, msg in (
+            ("other-self-sum", "+1 0 1 %s\n+1 0 1 %s\n" % (big, big), 7,
+             "cost sum overflows 64 bits"),
+            ("selected-self-sum", "+1 0 %s 1\n+1 0 %s 1\n" % (big, big), 7,
+             "cost sum overflows 64 bits"),
+            ("other-call-sum", "cfn=(2) g\ncalls=1 0x10 3\n+1 0 1 %s\ncfn=(2)\n"
+             "calls=1 0x10 3\n+1 0 1 %s\n" % (big, big), 11,
+             "call cost sum overflows 64 bits"),
+            ("too-many-costs", "+1 0 1 2 3\n", 6,
+             "more costs than the 2 event(s) of the \"events:\" line"),
+            ("bad-byte", "+1 0 1 2x\n", 6, "bad cost \"2x\""),
+            ("long-cost", "+1 0 1 99999999999999999999\n", 6,
+             "cost \"99999999999999999999\" does not fit in 64 bits")):
+        path = os.path.join(work, "mask-%s.cg" % what)
+        with open(path, "w") as f:
+            f.write(head + body + pad)
+        rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out, path])
+        T.check(name("one-pass/mask-path/" + what),
+                rc == 2 and err.strip() == "%s:%d: %s" % (path, line, msg), err)
+    # The "line" subposition followed for each function's first source
+    # line, as the exact path does: hex, "*" and signs relative to the
+    # last line (which starts again at 0 with each "fn="; -5 wraps, no
+    # line, and +9 wraps back to 4), the line after "jump=" not counted.
+    path = os.path.join(work, "mask-lines.cg")
+    with open(path, "w") as f:
+        f.write("positions: line\nevents: Ir Dr\nfn=(1) main\n0x10 1 2\nfn=(2) f\n"
+                "* 1 1\nfn=(3) g\n+4 1 1\nfn=(4) h\n-5 1\n+9 1 1\nfn=(5) k\n"
+                "jump=3 +9\n+100 1 1\n+7 1 1\nfn=(6) pad\n" + "+1 1 2\n" * 12)
+    rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out, path])
+    prof = decode_profile(open(out, "rb").read()) if rc == 0 else {}
+    lines = {f["name"]: f["start_line"] for f in prof.get("functions", {}).values()}
+    T.check(name("one-pass/mask-path/first-lines"),
+            rc == 0 and lines == {"main": 16, "f": 0, "g": 4, "h": 4, "k": 7, "pad": 1},
+            err or repr(lines))
+
     # Malformed input: the same error as folded output, nothing written.
     mdir = os.path.join(HERE, "malformed")
     bad = []
