@@ -112,6 +112,10 @@ struct parser {
     size_t nothers, others_cap;
     size_t *other_columns;          /* others[k].file_column, for add_other_costs() */
     size_t other_columns_cap;
+    /* [n], n up to the number of columns: how many others' columns are
+     * below n, i.e. how many to add for a line of n costs */
+    size_t *others_below;
+    size_t others_below_cap;
     uint64_t *other_self, *other_edge;
     size_t other_self_cap, other_edge_cap;
 };
@@ -295,6 +299,16 @@ static void add_other_events(struct parser *P, const char *selected)
     }
     for (size_t k = 0; k < P->nothers; k++) /* ascending: made in column order */
         P->other_columns[k] = P->others[k].file_column;
+    if (P->others_below_cap < P->events.ncolumns + 1) {
+        P->others_below_cap = P->events.ncolumns + 1;
+        P->others_below = xrealloc(P->others_below,
+                                   P->others_below_cap * sizeof *P->others_below);
+    }
+    for (size_t n = 0, k = 0; n <= P->events.ncolumns; n++) {
+        while (k < P->nothers && P->other_columns[k] < n)
+            k++;
+        P->others_below[n] = k;
+    }
 }
 
 static void resolve_events(struct parser *P)
@@ -813,14 +827,14 @@ static inline uint64_t *cost_row(uint64_t **matrix, size_t *cap, size_t index, s
  * events (their columns in an array of their own, not strided through
  * P->others), overflow noted as a carry, told by the caller.  The columns
  * ascend (add_other_events()), and those past the line's last cost add 0:
- * most lines have a few costs of many events, so the loop stops at the
- * first such column. */
+ * most lines have a few costs of many events, so the loop ends where
+ * others_below says the line's costs do. */
 static inline bool add_other_columns(const struct parser *P, uint64_t *row)
 {
-    const size_t *column = P->other_columns, ncols = P->ncols, width = P->nothers;
+    const size_t *column = P->other_columns, n = P->others_below[P->ncols];
     const uint64_t *cols = P->cols;
     uint64_t carry = 0;
-    for (size_t k = 0; k < width && column[k] < ncols; k++) {
+    for (size_t k = 0; k < n; k++) {
         uint64_t cost = cols[column[k]];
         row[k] += cost;
         carry |= row[k] < cost;
@@ -832,8 +846,8 @@ static inline bool add_other_columns(const struct parser *P, uint64_t *row)
  * again by the exact path. */
 static void take_other_columns(const struct parser *P, uint64_t *row)
 {
-    const size_t *column = P->other_columns, ncols = P->ncols, width = P->nothers;
-    for (size_t k = 0; k < width && column[k] < ncols; k++)
+    const size_t *column = P->other_columns, n = P->others_below[P->ncols];
+    for (size_t k = 0; k < n; k++)
         row[k] -= P->cols[column[k]];
 }
 
@@ -1592,6 +1606,7 @@ static void free_parser(struct parser *P)
     }
     free(P->others);
     free(P->other_columns);
+    free(P->others_below);
     free(P->other_self);
     free(P->other_edge);
     free(P);
