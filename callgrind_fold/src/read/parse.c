@@ -1397,8 +1397,8 @@ plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos
     while (limit - p >= LINE_BITS_MAX) {
         struct line_bits b;
         line_bits(p, &b);
-        uint64_t costs;
-        if (!plain_cost_line(p, &b, npos, ncolumns, &costs)) {
+        uint64_t costs, starts;
+        if (!plain_cost_line(p, &b, npos, ncolumns, &costs, &starts)) {
             if (node) { /* the position line may change the function */
                 add_run_sum(P, node, sum);
                 node = NULL;
@@ -1421,7 +1421,7 @@ plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos
                 costs &= costs - 1; /* to the selected column's */
             cost = costs ? plain_cost_at(p, &b, (unsigned)__builtin_ctzll(costs)) : 0;
         }
-        uint64_t line = lines ? plain_subposition_at(p, &b, lpos, P->last_line) : 0;
+        uint64_t line = lines ? plain_subposition_at(p, &b, starts, lpos, P->last_line) : 0;
         p += b.len + 1;
         P->r->lineno++;
         if (!node && !P->call_pending && P->inlined == NO_NODE && P->function != NO_NODE) {

@@ -136,13 +136,14 @@ static inline bool position_mark_fits(char c, bool digit_next)
  * most max_costs decimal costs; tokens separated by
  * spaces (trailing spaces allowed), numbers of 1 to 19 digits, the '\n'
  * within the first 63 bytes.  If so, sets *cost_starts to the bits of the
- * costs' first bytes (0: no costs).  False for anything else (other hex,
+ * costs' first bytes (0: no costs), and *token_starts to those of all
+ * its tokens (for plain_subposition_at()).  False for anything else (other hex,
  * tabs, '\r', junk, too few subpositions, too many costs, a long number
  * or line, not a cost line at all): the caller then reads the line with
  * the exact scanners. */
 static inline __attribute__((always_inline)) bool
 plain_cost_line(const char *p, const struct line_bits *bits, size_t npos, size_t max_costs,
-                uint64_t *cost_starts)
+                uint64_t *cost_starts, uint64_t *token_starts)
 {
     struct line_bits b = *bits;
     if (b.len >= LINE_BITS_MAX - 1)
@@ -199,6 +200,7 @@ plain_cost_line(const char *p, const struct line_bits *bits, size_t npos, size_t
     if (b.len >= 2 * max_costs && bit_count(costs) > max_costs)
         return false;
     *cost_starts = costs;
+    *token_starts = starts;
     return true;
 }
 
@@ -231,15 +233,13 @@ static inline unsigned digits_at(const struct line_bits *b, unsigned at)
 }
 
 /* The value of subposition `index` (0: the first) of a cost line at p,
- * of bits b, checked by plain_cost_line(): "*" is last, "+N" and "-N"
- * are relative to it (wrapping, as the exact path), "0xH" (the first
- * subposition only) and "N" absolute. */
+ * of bits b and token starts `starts`, checked by plain_cost_line(): "*"
+ * is last, "+N" and "-N" are relative to it (wrapping, as the exact
+ * path), "0xH" (the first subposition only) and "N" absolute. */
 static inline __attribute__((always_inline)) uint64_t
-plain_subposition_at(const char *p, const struct line_bits *b,
-                                            size_t index, uint64_t last)
+plain_subposition_at(const char *p, const struct line_bits *b, uint64_t starts,
+                     size_t index, uint64_t last)
 {
-    uint64_t token = (((uint64_t)1 << b->len) - 1) & ~b->blank;
-    uint64_t starts = token & ~(token << 1);
     for (size_t i = 0; i < index; i++)
         starts &= starts - 1;
     unsigned at = (unsigned)__builtin_ctzll(starts);
