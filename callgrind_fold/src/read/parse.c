@@ -116,6 +116,10 @@ struct parser {
      * below n, i.e. how many to add for a line of n costs */
     size_t *others_below;
     size_t others_below_cap;
+    /* The usual layout: the selected event is the first column and the
+     * others are the rest, in order (other k: column k + 1), so that
+     * plain_lines() adds each cost to its row as it reads it. */
+    bool others_follow;
     uint64_t *other_self, *other_edge;
     size_t other_self_cap, other_edge_cap;
 };
@@ -309,6 +313,9 @@ static void add_other_events(struct parser *P, const char *selected)
             k++;
         P->others_below[n] = k;
     }
+    P->others_follow = P->single_column == 0 && P->nothers + 1 == P->events.ncolumns;
+    for (size_t k = 0; k < P->nothers; k++)
+        P->others_follow = P->others_follow && P->other_columns[k] == k + 1;
 }
 
 static void resolve_events(struct parser *P)
@@ -1409,11 +1416,36 @@ plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos
             p = next;
             continue;
         }
-        uint64_t cost;
+        /* the function whose self cost the line may add to: a position
+         * line, the only kind that changes it, ended the last run */
+        if (!node && !P->call_pending && P->inlined == NO_NODE && P->function != NO_NODE) {
+            node = &P->prof->nodes[P->function];
+            uint64_t most = node->self > P->prof->total_self ? node->self
+                                                             : P->prof->total_self;
+            room = UINT64_MAX - most;
+            sum = 0;
+            if (all)
+                row = cost_row(&P->other_self, &P->other_self_cap, P->function, P->nothers);
+        }
+        uint64_t cost, carry = 0;
         if (all) {
+            /* every cost into P->cols (the exact path's input if the line
+             * goes there), and with others_follow into the row at once */
             size_t n = 0;
-            for (; costs; costs &= costs - 1)
+            if (node && P->others_follow && costs) {
                 P->cols[n++] = plain_cost_at(p, &b, (unsigned)__builtin_ctzll(costs));
+                for (costs &= costs - 1; costs; costs &= costs - 1, n++) {
+                    uint64_t v = plain_cost_at(p, &b, (unsigned)__builtin_ctzll(costs));
+                    P->cols[n] = v;
+                    row[n - 1] += v;
+                    carry |= row[n - 1] < v;
+                }
+            } else {
+                for (; costs; costs &= costs - 1)
+                    P->cols[n++] = plain_cost_at(p, &b, (unsigned)__builtin_ctzll(costs));
+                if (node)
+                    carry = add_other_columns(P, row);
+            }
             P->ncols = n;
             cost = one < n ? P->cols[one] : 0;
         } else {
@@ -1424,31 +1456,20 @@ plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos
         uint64_t line = lines ? plain_subposition_at(p, &b, starts, lpos, P->last_line) : 0;
         p += b.len + 1;
         P->r->lineno++;
-        if (!node && !P->call_pending && P->inlined == NO_NODE && P->function != NO_NODE) {
-            node = &P->prof->nodes[P->function];
-            uint64_t most = node->self > P->prof->total_self ? node->self
-                                                             : P->prof->total_self;
-            room = UINT64_MAX - most;
-            sum = 0;
-            if (all)
-                row = cost_row(&P->other_self, &P->other_self_cap, P->function, P->nothers);
-        }
-        if (node && cost <= room) {
-            if (all && add_other_columns(P, row)) {
-                take_other_columns(P, row);
-            } else {
-                room -= cost;
-                sum += cost;
-                if (lines && !P->jump_pending) { /* as cost_line_values() */
-                    P->last_line = line;
-                    if (line > 0 && line <= UINT32_MAX - 1 && node->line == 0)
-                        node->line = (uint32_t)line;
-                }
-                P->jump_pending = false;
-                continue;
+        if (node && cost <= room && !carry) {
+            room -= cost;
+            sum += cost;
+            if (lines && !P->jump_pending) { /* as cost_line_values() */
+                P->last_line = line;
+                if (line > 0 && line <= UINT32_MAX - 1 && node->line == 0)
+                    node->line = (uint32_t)line;
             }
+            P->jump_pending = false;
+            continue;
         }
         if (node) {
+            if (all) /* the exact path adds them again, or fails */
+                take_other_columns(P, row);
             add_run_sum(P, node, sum);
             node = NULL;
         }
