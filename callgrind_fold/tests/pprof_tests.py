@@ -302,6 +302,17 @@ def run(T, binary, tag, golden=None):
         rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out] + event + [path])
         T.check(name("one-pass/mask-path/" + what),
                 rc == 2 and err.strip() == "%s:%d: %s" % (path, line, msg), err)
+    # A line without costs ("* 0", after "jcnd=") starting a run adds
+    # nothing, whatever the line before had: "totals:" checks every event.
+    for event in ([], ["--event=Dr"]):
+        path = os.path.join(work, "mask-no-costs.cg")
+        with open(path, "w") as f:
+            f.write(head + "+1 0 1 5\nfl=(2) b.c\n* 0\n" + pad + "totals: 17 31\n")
+        rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out] + event + [path])
+        prof = decode_profile(open(out, "rb").read()) if rc == 0 else {}
+        T.check(name("one-pass/mask-path/no-costs" + "".join(event)),
+                rc == 0 and named_samples(prof) == {("main",): [17, 31]},
+                err or repr(named_samples(prof)))
     # The "line" subposition followed for each function's first source
     # line, as the exact path does: hex, "*" and signs relative to the
     # last line (which starts again at 0 with each "fn="; -5 wraps, no

@@ -1443,10 +1443,10 @@ plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos
             } else {
                 for (; costs; costs &= costs - 1)
                     P->cols[n++] = plain_cost_at(p, &b, (unsigned)__builtin_ctzll(costs));
-                if (node)
-                    carry = add_other_columns(P, row);
             }
-            P->ncols = n;
+            P->ncols = n; /* before add_other_columns(), which adds that many */
+            if (node && !P->others_follow)
+                carry = add_other_columns(P, row);
             cost = one < n ? P->cols[one] : 0;
         } else {
             for (size_t i = 0; i < one && costs; i++)
