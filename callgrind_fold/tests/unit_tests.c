@@ -883,35 +883,6 @@ static void test_fast_paths(void)
 #else
     printf("SKIP: unit/line-bits-sse2-as-bytes: built without SSE2, one version only\n");
 #endif
-
-    /* swar_decimal8() against the digit loop: every length from 1 to 8,
-     * leading zeros, junk after the digits, and through plain_cost_at()
-     * at every start (those past LINE_BITS_MAX - 8 take the loop) */
-    char digits[LINE_BITS_MAX + 1];
-    int swar_bad = 0;
-    char swar_why[200] = "";
-    for (int k = 0; k < 20000 && !swar_bad; k++) {
-        uint64_t r = rng();
-        unsigned len = 1 + (unsigned)(r % 8), start = (unsigned)(r >> 8) % (LINE_BITS_MAX - 9);
-        if (k % 4 == 0)
-            start = LINE_BITS_MAX - 2 - len; /* near the end: the loop's */
-        memset(digits, ' ', sizeof digits);
-        for (unsigned i = 0; i < len; i++)
-            digits[start + i] = (char)('0' + (r >> (16 + 4 * i)) % (k % 3 ? 10 : 2));
-        digits[start + len] = k % 2 ? '\n' : ' ';
-        digits[LINE_BITS_MAX - 1] = '\n';
-        struct line_bits b;
-        line_bits_bytes(digits, &b);
-        uint64_t want = plain_decimal(digits + start, len);
-        uint64_t got8 = start <= LINE_BITS_MAX - 8 ? swar_decimal8(digits + start, len) : want;
-        uint64_t got = plain_cost_at(digits, &b, start);
-        swar_bad = got8 != want || got != want;
-        if (swar_bad)
-            snprintf(swar_why, sizeof swar_why, "%.*s: %llu, %llu, want %llu", (int)len,
-                     digits + start, (unsigned long long)got8, (unsigned long long)got,
-                     (unsigned long long)want);
-    }
-    report("swar-decimal-as-loop", !swar_bad, swar_why);
 }
 
 /* to_fixed and to_g write what printf's "%.Nf" and "%g" write: random

@@ -22,7 +22,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 #include "lex.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -216,23 +215,6 @@ static inline uint64_t plain_decimal(const char *p, unsigned len)
     return v;
 }
 
-/* The number of 1 to 8 decimal digits at p, whose 8 bytes can be read,
- * without a loop: the 8 bytes loaded as one word (the first digit in its
- * low byte), the bytes after the digits shifted out (zeros come in before
- * them), then pairs, quads and octets of digits combined with a multiply
- * each.  Why: -f pprof reads every cost, 2 digits long on average, and
- * the digit loop's exit, a branch on each number's length, is often
- * mispredicted. */
-static inline uint64_t swar_decimal8(const char *p, unsigned len)
-{
-    uint64_t w;
-    memcpy(&w, p, sizeof w);
-    w = (w << (8 * (8 - len))) & 0x0f0f0f0f0f0f0f0fu;
-    w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffu;   /* pairs of digits */
-    w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffu; /* quads */
-    return (w * 10000 + (w >> 32)) & 0xffffffffu;    /* the octet */
-}
-
 /* The cost whose first byte is bit `start` of a line of bits b (checked
  * by plain_cost_line(), whose LINE_BITS_MAX bytes can be read). */
 static inline uint64_t plain_cost_at(const char *p, const struct line_bits *b,
@@ -241,8 +223,6 @@ static inline uint64_t plain_cost_at(const char *p, const struct line_bits *b,
     /* the digits end at the first byte that is none: the '\n' at the
      * latest, whose bit is clear */
     unsigned len = (unsigned)__builtin_ctzll(~(b->digit >> start));
-    if (len <= 8 && start <= LINE_BITS_MAX - 8)
-        return swar_decimal8(p + start, len);
     return plain_decimal(p + start, len);
 }
 
