@@ -1376,6 +1376,24 @@ static inline void add_run_sum(struct parser *P, struct fn_node *node, uint64_t 
     P->prof->total_self += sum;
 }
 
+/* The function a run of self cost lines adds to, if the next line is
+ * one (no call pending, not in inlined code), with how much its sums
+ * can still take (*room), its sum so far (*sum) and with all events its
+ * row of the self matrix (*row); else NULL. */
+static inline __attribute__((always_inline)) struct fn_node *
+run_start(struct parser *P, uint64_t *room, uint64_t *sum, uint64_t **row)
+{
+    if (P->call_pending || P->inlined != NO_NODE || P->function == NO_NODE)
+        return NULL;
+    struct fn_node *node = &P->prof->nodes[P->function];
+    uint64_t most = node->self > P->prof->total_self ? node->self : P->prof->total_self;
+    *room = UINT64_MAX - most;
+    *sum = 0;
+    if (P->nothers)
+        *row = cost_row(&P->other_self, &P->other_self_cap, P->function, P->nothers);
+    return node;
+}
+
 /* The lines at p, classified whole with bit masks (scan.h, line_bits())
  * while they are cost lines of the plain form, whose selected cost is
  * then all that is read, or position lines fast_position_line() takes.
@@ -1417,16 +1435,11 @@ plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos
             continue;
         }
         /* the function whose self cost the line may add to: a position
-         * line, the only kind that changes it, ended the last run */
-        if (!node && !P->call_pending && P->inlined == NO_NODE && P->function != NO_NODE) {
-            node = &P->prof->nodes[P->function];
-            uint64_t most = node->self > P->prof->total_self ? node->self
-                                                             : P->prof->total_self;
-            room = UINT64_MAX - most;
-            sum = 0;
-            if (all)
-                row = cost_row(&P->other_self, &P->other_self_cap, P->function, P->nothers);
-        }
+         * line, the only kind that changes it, ended the last run (with
+         * all events known before the costs are read, which go to its
+         * row; else after, as the one-event loop is quicker that way) */
+        if (all && !node)
+            node = run_start(P, &room, &sum, &row);
         uint64_t cost, carry = 0;
         if (all) {
             /* every cost into P->cols (the exact path's input if the line
@@ -1456,6 +1469,8 @@ plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos
         uint64_t line = lines ? plain_subposition_at(p, &b, starts, lpos, P->last_line) : 0;
         p += b.len + 1;
         P->r->lineno++;
+        if (!all && !node)
+            node = run_start(P, &room, &sum, &row);
         if (node && cost <= room && !carry) {
             room -= cost;
             sum += cost;
@@ -1481,28 +1496,35 @@ plain_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos
 }
 
 /* plain_lines_npos() made for the usual numbers of subpositions
- * ("positions: line", "instr line") and each mode: with npos, all and
- * lines constants, the compiler unrolls plain_cost_line()'s loop over
- * the subpositions and drops the code a mode does not use. */
-#define PLAIN_LINES_MODES(npos)                                                  \
-    (all ? (lines ? plain_lines_npos(P, p, limit, npos, true, true)              \
-                  : plain_lines_npos(P, p, limit, npos, true, false))            \
-         : (lines ? plain_lines_npos(P, p, limit, npos, false, true)             \
-                  : plain_lines_npos(P, p, limit, npos, false, false)))
+ * ("positions: line", "instr line"), one function per mode: with npos,
+ * all and lines constants, the compiler unrolls plain_cost_line()'s loop
+ * over the subpositions and drops the code a mode does not use.  Apart,
+ * not in one function: the one-event loop, the commonest, is then
+ * compiled (registers, inlining) as if the others were not there. */
+#define PLAIN_LINES_MODE(name, all, lines)                                      \
+    HOT_LOOP_CLONES                                                             \
+    static const char *name(struct parser *P, const char *p, const char *limit) \
+    {                                                                           \
+        switch (P->npositions) {                                                \
+        case 1:                                                                 \
+            return plain_lines_npos(P, p, limit, 1, all, lines);                \
+        case 2:                                                                 \
+            return plain_lines_npos(P, p, limit, 2, all, lines);                \
+        default:                                                                \
+            return plain_lines_npos(P, p, limit, P->npositions, all, lines);    \
+        }                                                                       \
+    }
+PLAIN_LINES_MODE(plain_lines_one, false, false)
+PLAIN_LINES_MODE(plain_lines_one_lines, false, true)
+PLAIN_LINES_MODE(plain_lines_all, true, false)
+PLAIN_LINES_MODE(plain_lines_all_lines, true, true)
 
-HOT_LOOP_CLONES
 static const char *plain_lines(struct parser *P, const char *p, const char *limit)
 {
-    bool all = P->nothers != 0;
     bool lines = P->t->opt.want_lines && P->line_pos != SIZE_MAX;
-    switch (P->npositions) {
-    case 1:
-        return PLAIN_LINES_MODES(1);
-    case 2:
-        return PLAIN_LINES_MODES(2);
-    default:
-        return PLAIN_LINES_MODES(P->npositions);
-    }
+    if (P->nothers)
+        return lines ? plain_lines_all_lines(P, p, limit) : plain_lines_all(P, p, limit);
+    return lines ? plain_lines_one_lines(P, p, limit) : plain_lines_one(P, p, limit);
 }
 
 /* The body lines at the reader's position, as many as follow each other
