@@ -32,7 +32,7 @@ static const char usage_text[] =
     "  --part=N|all       only part N of the profile (numbered by its \"part:\"\n"
     "                     line, else 1, 2, ... in each file); default all,\n"
     "                     summed\n"
-    "  -o, --output=FILE  write to FILE instead of standard output\n"
+    "  -o, --output=FILE  write to FILE instead of standard output (\"-\")\n"
     "  --frame=fn|fn+obj|short|short-templates\n"
     "                     frame text: the function name (fn); the\n"
     "                     function name followed by \" [object]\", the base\n"
@@ -345,7 +345,7 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
                 v++;
             if (!*v)
                 usage_error("%s", "-o wants a file name");
-            opt->output = v;
+            opt->output = strcmp(v, "-") ? v : NULL; /* "-": standard output, as for inputs */
             break;
         case 'f':
             if (!render_parse_format(v, &opt->render.format))

@@ -152,7 +152,22 @@ def test_md_grouped_counts(binary, tag, check, work):
           rc == 0 and "| 1,234,656 |" in out and "1234656" not in out, out + err)
 
 
+def test_output_dash(binary, tag, check, work):
+    """-o - writes to standard output, not to a file named "-"."""
+    folded = os.path.join(work, "dash.folded")
+    with open(folded, "w") as f:
+        f.write("main;work 5\n")
+    here = os.path.join(work, "dash-cwd")
+    os.makedirs(here, exist_ok=True)
+    p = subprocess.run([os.path.abspath(binary), "-f", "md", "-o", "-", folded], cwd=here,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    check(tag + "report/output-dash-is-stdout",
+          p.returncode == 0 and b"| 5 |" in p.stdout and not os.path.exists(os.path.join(here, "-")),
+          p.stderr.decode(errors="replace"))
+
+
 def run_all(binary, tag, check, work):
+    test_output_dash(binary, tag, check, work)
     test_md_grouped_counts(binary, tag, check, work)
     test_malformed_kept_apart(binary, tag, check)
     test_diff_md(binary, tag, check)
