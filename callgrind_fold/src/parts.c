@@ -20,12 +20,6 @@ static char *dup_text(const char *s, size_t n)
     return d;
 }
 
-static bool starts_with(const char *s, size_t len, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    return len >= n && memcmp(s, prefix, n) == 0;
-}
-
 /* A part starts: its costs go to stacks of its own. */
 static void run_part_start(void *arg, struct read_target *t)
 {
@@ -261,21 +255,13 @@ static int compare_ranked(const void *pa, const void *pb)
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
-static size_t event_index(const struct report *r, const char *name)
-{
-    for (size_t e = 0; e < r->nevents; e++)
-        if (strcmp(r->events[e], name) == 0)
-            return e;
-    return SIZE_MAX;
-}
-
 /* Pairs the parts of two runs by benchmark name (names are unique in a
  * run: finish_parts numbered the repeated ones). */
 struct report_pair *pair_parts(const struct report *old, const struct report *new,
                                       size_t *npairs)
 {
     const char *event = new->nevents ? new->events[new->default_event] : "";
-    size_t oe = event_index(old, event), ne = new->default_event;
+    size_t oe = report_event_index(old, event), ne = new->default_event;
     struct strtab names;
     strtab_init(&names);
     for (size_t i = 0; i < old->nparts; i++)

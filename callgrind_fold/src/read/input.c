@@ -5,6 +5,7 @@
 #include "parse.h"
 #include "folded.h"
 #include "tree.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,12 +16,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static bool starts_with(const char *s, size_t len, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    return len >= n && memcmp(s, prefix, n) == 0;
-}
 
 static bool is_blank_line(const char *s, size_t len)
 {

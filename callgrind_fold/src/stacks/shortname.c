@@ -53,6 +53,7 @@
  * " [inlined]" are taken off first and put back after. A short name never
  * contains ';' and is never empty (the raw name is kept instead). */
 #include "stacks.h"
+#include "util/util.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -88,12 +89,6 @@ static const struct {
     {"Callback:", V8_INTERNAL},   {"RegExp:", V8_INTERNAL},
     {"Relocation:", V8_INTERNAL},
 };
-
-static bool starts_with(const char *s, size_t n, const char *prefix)
-{
-    size_t k = strlen(prefix);
-    return n >= k && memcmp(s, prefix, k) == 0;
-}
 
 static bool is_digit(char c)
 {

@@ -61,6 +61,13 @@ void grow_array(void **items, size_t *capacity, size_t need, size_t item_size);
 #define HOT_LOOP_CLONES
 #endif
 
+/* Whether the len bytes at s begin with the C string prefix. */
+static inline bool starts_with(const char *s, size_t len, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return len >= n && memcmp(s, prefix, n) == 0;
+}
+
 /* Overflow-checked uint64 arithmetic: return false on overflow. */
 static inline bool add_u64(uint64_t a, uint64_t b, uint64_t *out)
 {

@@ -1,6 +1,7 @@
 /* Fill colours of the pictures, each a function of text or of a ratio
  * (colors.h). */
 #include "colors.h"
+#include "util/util.h"
 
 #include <string.h>
 
@@ -30,12 +31,6 @@ struct rgb color_by_name(const char *name, size_t len)
     double v1 = unit(h), v2 = unit(h >> 8 ^ h * 31u), v3 = unit(h >> 16 ^ h * 131u);
     return (struct rgb){205 + (unsigned)(50 * v3), (unsigned)(230 * v1),
                         (unsigned)(55 * v2)};
-}
-
-static int starts_with(const char *s, size_t n, const char *prefix)
-{
-    size_t k = strlen(prefix);
-    return n >= k && memcmp(s, prefix, k) == 0;
 }
 
 static int contains(const char *s, size_t n, const char *word)

@@ -106,6 +106,16 @@ static void keep_facts(struct tree_facts *f, struct report_tree *t)
     f->pruned = t->pruned;
 }
 
+/* Part i's tree written as its data block; what the JSON needs of it
+ * kept in *f, the rest freed. */
+static void put_tree_keep_facts(struct textout *o, size_t i, struct report_tree *t,
+                                struct tree_facts *f)
+{
+    put_tree(o, i, t);
+    keep_facts(f, t);
+    report_tree_free(t);
+}
+
 static void put_facts(struct textout *o, const struct tree_facts *f)
 {
     to_printf(o, "\"cols\":%zu,\"nodes\":%zu,\"pruned\":", f->ncols, f->nodes);
@@ -240,9 +250,7 @@ int html_write_report(FILE *out, const struct render_options *ro, const struct r
     for (size_t i = 0; i < r->nparts; i++) {
         struct report_tree t;
         build_part_tree(&t, &names, &r->parts[i], r->nevents);
-        put_tree(&o, i, &t);
-        keep_facts(&facts[i], &t);
-        report_tree_free(&t);
+        put_tree_keep_facts(&o, i, &t, &facts[i]);
     }
     put_meta_start(&o, "report", title, r, long_names_of(r), &names);
     for (size_t i = 0; i < r->nparts; i++) {
@@ -270,12 +278,11 @@ static struct event_column *columns_by_name(const struct report *from,
                                             const struct report *to)
 {
     struct event_column *cols = xcalloc(to->nevents + 1, sizeof *cols);
-    for (size_t e = 0; e < to->nevents; e++)
-        for (size_t f = 0; f < from->nevents && p->columns; f++)
-            if (strcmp(from->events[f], to->events[e]) == 0) {
-                cols[e] = p->columns[f];
-                break;
-            }
+    for (size_t e = 0; e < to->nevents && p->columns; e++) {
+        size_t f = report_event_index(from, to->events[e]);
+        if (f != SIZE_MAX)
+            cols[e] = p->columns[f];
+    }
     return cols;
 }
 
@@ -336,9 +343,7 @@ int html_write_diff(FILE *out, const struct render_options *ro, const struct rep
             struct report_source src = {p->old->stacks, old_cols[i], ne, 0};
             report_tree_build(&t, &names, &src, p->old->stacks ? 1 : 0, ne);
         }
-        put_tree(&o, i, &t);
-        keep_facts(&facts[i], &t);
-        report_tree_free(&t);
+        put_tree_keep_facts(&o, i, &t, &facts[i]);
     }
     put_meta_start(&o, "diff", title, r, long_names_of(r), &names);
     for (size_t i = 0; i < d->npairs; i++) {

@@ -33,15 +33,6 @@ static void put_cell(struct textout *o, const char *s)
     }
 }
 
-/* The column of event `name` in r, or SIZE_MAX. */
-static size_t event_index(const struct report *r, const char *name)
-{
-    for (size_t e = 0; e < r->nevents; e++)
-        if (strcmp(r->events[e], name) == 0)
-            return e;
-    return SIZE_MAX;
-}
-
 static uint64_t total_of(const struct report_part *p, size_t e)
 {
     return p && e != SIZE_MAX ? p->columns[e].total : 0;
@@ -139,7 +130,7 @@ int md_write_diff(FILE *out, const struct render_options *ro, const struct repor
 {
     const struct report *old = d->old, *new = d->new;
     const char *event = new->nevents ? new->events[new->default_event] : "";
-    size_t old_event = event_index(old, event), new_event = new->default_event;
+    size_t old_event = report_event_index(old, event), new_event = new->default_event;
     struct textout o;
     to_init(&o, out);
     to_puts(&o, "## ");
@@ -179,11 +170,11 @@ int md_write_diff(FILE *out, const struct render_options *ro, const struct repor
     /* The other events both runs have: their change only. */
     size_t nother = 0;
     for (size_t e = 0; e < new->nevents; e++)
-        nother += e != new_event && event_index(old, new->events[e]) != SIZE_MAX;
+        nother += e != new_event && report_event_index(old, new->events[e]) != SIZE_MAX;
     if (both && nother) {
         to_puts(&o, "\nOther events, change:\n\n| Benchmark |");
         for (size_t e = 0; e < new->nevents; e++)
-            if (e != new_event && event_index(old, new->events[e]) != SIZE_MAX) {
+            if (e != new_event && report_event_index(old, new->events[e]) != SIZE_MAX) {
                 to_puts(&o, " ");
                 put_cell(&o, new->events[e]);
                 to_puts(&o, " |");
@@ -200,7 +191,7 @@ int md_write_diff(FILE *out, const struct render_options *ro, const struct repor
             put_cell(&o, p->name);
             to_puts(&o, " |");
             for (size_t e = 0; e < new->nevents; e++) {
-                size_t oe = event_index(old, new->events[e]);
+                size_t oe = report_event_index(old, new->events[e]);
                 if (e == new_event || oe == SIZE_MAX)
                     continue;
                 to_puts(&o, " ");

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "job.h"
 
@@ -60,6 +61,16 @@ struct report_diff {
     const struct report_pair *pairs;
     size_t npairs;
 };
+
+/* The column of event `name` in r, or SIZE_MAX if r has no such event
+ * (the two runs of a --diff may have different events). */
+static inline size_t report_event_index(const struct report *r, const char *name)
+{
+    for (size_t e = 0; e < r->nevents; e++)
+        if (strcmp(r->events[e], name) == 0)
+            return e;
+    return SIZE_MAX;
+}
 
 /* Each returns 0, -1 on a write error (errno set), or -2 after printing
  * its own message. */
