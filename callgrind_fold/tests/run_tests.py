@@ -701,6 +701,37 @@ def test_short_pprof(binary, tag, path):
           err_short + str(short and funcs(short)))
 
 
+def test_embed():
+    """tools/embed.sh makes a script or style a C string: the string must
+    hold the file's bytes exactly (its opening comment left out), whatever
+    awk the build finds, with backslashes, quotes and "??" (trigraphs)."""
+    cc = os.environ.get("CC", "cc") or "cc"
+    if not shutil.which(cc):
+        report("SKIP", "embed/bytes-kept", "no C compiler %s" % cc)
+        return
+    d = os.path.join(WORK, "embed")
+    os.makedirs(d, exist_ok=True)
+    header = "/* the file's own header,\n * left out */\n"
+    body = ('var re = /a\\/b\\d+/, s = "x\\\\y\\n\\"q\\"";\n'
+            "// what??! and ??= and \\\n"
+            "  'tab\there' % 100;\n")
+    src = os.path.join(d, "sample.js")
+    with open(src, "w") as f:
+        f.write(header + body)
+    p = run(["sh", os.path.join(ROOT, "tools", "embed.sh"), "sample", src])
+    if not check("embed/script-runs", p.returncode == 0, p.stderr.decode()):
+        return
+    prog = os.path.join(d, "show")
+    with open(prog + ".c", "w") as f:
+        f.write(p.stdout.decode() + "#include <stdio.h>\n"
+                "int main(void) { fputs(sample, stdout); return 0; }\n")
+    p = run([cc, "-std=c11", "-Wall", "-Werror", "-o", prog, prog + ".c"])
+    if not check("embed/compiles", p.returncode == 0, p.stderr.decode()):
+        return
+    out = run([prog]).stdout.decode()
+    check("embed/bytes-kept", out == body, "got %r, want %r" % (out, body))
+
+
 def test_fuzz(seconds):
     clang = os.environ.get("CLANG", "clang")
     if not shutil.which(clang):
@@ -746,6 +777,8 @@ def main():
                        rest.partition(": ")[2] if status == "FAIL" else "")
             if p.returncode not in (0, 1):
                 report("FAIL", tag + "unit/crash", p.stderr.decode()[-400:])
+
+    test_embed()
 
     binaries = [(os.path.abspath(a.bin), "")]
     if a.san_bin:

@@ -12,8 +12,19 @@ awk '
     NR == 1 && /^\/\*/ { header = 1 }
     header { if (index($0, "*/")) header = 0; next }
     {
-        gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); gsub(/\?/, "\\?")
-        printf "\"%s\\n\"\n", $0
+        # A character at a time, not gsub(): what a backslash in the
+        # replacement of gsub() means differs between awks (mawk, the
+        # default on Debian, wrote one backslash for two).
+        out = ""
+        for (i = 1; i <= length($0); i++) {
+            c = substr($0, i, 1)
+            if (c == "\\" || c == "\"")
+                c = "\\" c
+            else if (c == "?") # no trigraphs
+                c = "\\?"
+            out = out c
+        }
+        printf "\"%s\\n\"\n", out
     }
 ' "$file"
 printf ';\n'
