@@ -87,6 +87,7 @@ struct pprof {
     const struct stacks *s;
     struct strtab strings;     /* the string table; "" is 0 */
     struct strtab locations;   /* frame id sequences -> location id - 1 */
+    uint32_t *location_of;     /* frame id -> its one-frame location's id, 0: not yet */
     bool *inlined;             /* frame id -> an inlined frame */
     bool *used;                /* frame id -> some location has it */
     struct strtab objects;     /* object names -> mapping id - 1 */
@@ -139,6 +140,22 @@ static uint64_t column_value(const struct event_column *c, size_t id)
     return id < c->len ? c->count[id] : 0;
 }
 
+/* The id of the location of frames f[0..n) (a frame and the inlined
+ * frames below it), numbered in order of first use. Almost every
+ * location is one frame: its id is kept per frame, so that only the
+ * first use of a frame hashes it (the same strtab numbers both). */
+static uint32_t location_id(struct pprof *P, const uint32_t *f, size_t n)
+{
+    if (n == 1 && P->location_of[f[0]])
+        return P->location_of[f[0]];
+    uint32_t loc = strtab_intern(&P->locations, (const char *)f, n * sizeof *f) + 1;
+    for (size_t k = 0; k < n; k++)
+        P->used[f[k]] = true;
+    if (n == 1)
+        P->location_of[f[0]] = loc;
+    return loc;
+}
+
 /* Samples: one per stack with a nonzero value for some event. */
 static void put_samples(struct pprof *P, struct buf *pb)
 {
@@ -161,12 +178,8 @@ static void put_samples(struct pprof *P, struct buf *pb)
             size_t j = i + 1;
             while (j < n && P->inlined[f[j]])
                 j++;
-            uint32_t loc = strtab_intern(&P->locations, (const char *)(f + i),
-                                         (j - i) * sizeof *f);
             GROW(locs, locs_cap, nlocs);
-            locs[nlocs++] = loc + 1;
-            for (size_t k = i; k < j; k++)
-                P->used[f[k]] = true;
+            locs[nlocs++] = location_id(P, f + i, j - i);
             i = j;
         }
         for (size_t i = nlocs; i-- > 0;) /* leaf first */
@@ -322,6 +335,7 @@ int pprof_write(const struct render_job *job, FILE *out)
     P.inlined = xcalloc(nf, sizeof *P.inlined);
     P.used = xcalloc(nf, sizeof *P.used);
     P.object_of = xcalloc(nf, sizeof *P.object_of);
+    P.location_of = xcalloc(nf, sizeof *P.location_of);
     for (uint32_t f = 0; f < nframes; f++) {
         size_t len;
         const char *text = stacks_frame_text(s, f, &len);
@@ -357,6 +371,7 @@ int pprof_write(const struct render_job *job, FILE *out)
     free(P.inlined);
     free(P.used);
     free(P.object_of);
+    free(P.location_of);
     strtab_free(&P.strings);
     strtab_free(&P.locations);
     strtab_free(&P.objects);
