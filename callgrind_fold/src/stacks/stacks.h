@@ -311,7 +311,9 @@ struct profile {
 void profile_init(struct profile *p);
 void profile_free(struct profile *p);
 void profile_reset(struct profile *p);
-/* dst becomes a copy of src: the same nodes, edges and ids. */
+/* dst becomes a copy of src's graph: the same nodes, edges and ids, but
+ * empty lookup indexes: dst is to be folded (and its call targets
+ * resolved), not to get functions or calls added. */
 void profile_copy(struct profile *dst, const struct profile *src);
 /* Node for a function identity, created on first use. */
 uint32_t profile_function(struct profile *p, uint32_t object, uint32_t file,
