@@ -169,10 +169,11 @@ def run(T, binary, tag, golden=None):
     # location in every sample; "outer" alone and "outer" heading each
     # function inlined into it are different locations (the writer keeps
     # one-frame locations' ids per frame, issue 28: ids unchanged).
-    src = os.path.join(HERE, "cases", "inlined_cfni.cg")
-    rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out, src])
+    cfni = os.path.join(HERE, "cases", "inlined_cfni.cg")
+    cfni_out = os.path.join(work, "inlined_cfni.pb.gz")
+    rc, _, err = T.fold(binary, ["-f", "pprof", "-o", cfni_out, cfni])
     if T.check(name("golden/inlined-locations/runs"), rc == 0, err):
-        prof = decode_profile(open(out, "rb").read())
+        prof = decode_profile(open(cfni_out, "rb").read())
         fn = {i: f["name"] for i, f in prof["functions"].items()}
         locs = {i: [fn[f] for f, _ in loc["lines"]] for i, loc in prof["locations"].items()}
         want_locs = {1: ["main"], 2: ["outer"], 3: ["sum_squares", "outer"], 4: ["kernel"],
