@@ -27,7 +27,7 @@ static void run_part_start(void *arg, struct read_target *t)
     struct stacks *s = xmalloc(sizeof *s);
     stacks_init(s);
     t->stacks = s;
-    run->fold.out = s;
+    fold_set_out(&run->fold, s);
     run->part_open = s;
 }
 
@@ -94,7 +94,7 @@ static int run_part_end(void *arg, const struct part_info *info, char *err, size
     struct run *run = arg;
     struct stacks *s = run->part_open;
     run->part_open = NULL;
-    run->fold.out = &run->out;
+    fold_set_out(&run->fold, &run->out);
     run->in.stacks = &run->out;
     if (!run->cmd)
         run->cmd = dup_text(info->cmd, strlen(info->cmd));

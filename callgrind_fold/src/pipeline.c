@@ -39,7 +39,7 @@ static int run_part(void *arg, struct part *pt, char *err, size_t errlen)
     profile_resolve_call_targets(&pt->prof);
     if (run->keep_arcs) { /* -f dot: the call graph itself, with call counts */
         /* frames named as in the summed stacks, even when the part's
-         * stacks are kept apart */
+         * stacks are kept apart (callarcs reads only out, names and style) */
         struct fold_target arcs_frames = run->fold;
         arcs_frames.out = &run->out;
         callarcs_add_profile(&run->arcs, &pt->prof, &arcs_frames);
@@ -108,6 +108,7 @@ void run_free(struct run *run)
     read_target_free(&run->in);
     callarcs_free(&run->arcs);
     stacks_free(&run->out);
+    fold_target_free(&run->fold);
     strtab_free(&run->names);
     for (size_t i = 0; i < run->ncolumns; i++)
         free(run->columns[i].count);

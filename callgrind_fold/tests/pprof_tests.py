@@ -164,6 +164,26 @@ def run(T, binary, tag, golden=None):
                 rc == 0 and prof["default_sample_type"] == "sysTime" and
                 len(prof["sample_type"]) == 2, err)
 
+    # Locations with inlined frames (callgrind's cfni= lines): numbered in
+    # order of first use (stacks in order, root first), one id per
+    # location in every sample; "outer" alone and "outer" heading each
+    # function inlined into it are different locations (the writer keeps
+    # one-frame locations' ids per frame, issue 28: ids unchanged).
+    cfni = os.path.join(HERE, "cases", "inlined_cfni.cg")
+    cfni_out = os.path.join(work, "inlined_cfni.pb.gz")
+    rc, _, err = T.fold(binary, ["-f", "pprof", "-o", cfni_out, cfni])
+    if T.check(name("golden/inlined-locations/runs"), rc == 0, err):
+        prof = decode_profile(open(cfni_out, "rb").read())
+        fn = {i: f["name"] for i, f in prof["functions"].items()}
+        locs = {i: [fn[f] for f, _ in loc["lines"]] for i, loc in prof["locations"].items()}
+        want_locs = {1: ["main"], 2: ["outer"], 3: ["sum_squares", "outer"], 4: ["kernel"],
+                     5: ["square", "outer"], 6: ["other"], 7: ["square", "other"]}
+        want_samples = [([1], [5]), ([2, 1], [6]), ([3, 1], [36]), ([4, 3, 1], [40]),
+                        ([5, 1], [20]), ([6], [1]), ([7], [7])]
+        T.check(name("golden/inlined-locations/ids"),
+                locs == want_locs and prof["samples"] == want_samples,
+                "locations %r, samples %r" % (locs, prof["samples"]))
+
     # A folded tree's event: lines tell units, as callgrind.out's do.
     tree = os.path.join(work, "units.tree")
     with open(tree, "w") as f:

@@ -350,7 +350,7 @@ struct emitter {
     size_t path_len;
 };
 
-/* Frame of every function, made once. */
+/* Frame of every function: its text made once per out (frame_of). */
 static void build_frames(struct emitter *em, const struct profile *p)
 {
     struct fold_target *ft = em->t;
@@ -360,15 +360,33 @@ static void build_frames(struct emitter *em, const struct profile *p)
     em->frame_len = xmalloc((n ? n : 1) * sizeof *em->frame_len);
     for (size_t i = 0; i < n; i++) {
         const struct fn_node *fn = &p->nodes[i];
-        text.len = 0;
-        frame_append(&text, strtab_str(ft->names, fn->name), strtab_len(ft->names, fn->name),
-                     strtab_str(ft->names, fn->object), strtab_len(ft->names, fn->object),
-                     &ft->style);
-        em->frame[i] = stacks_frame(ft->out, text.data ? text.data : "", text.len);
-        stacks_frame_source(ft->out, em->frame[i], fn->object, fn->file, fn->line);
-        em->frame_len[i] = (uint32_t)text.len;
+        uint32_t frame;
+        if (!hashmap_get(&ft->frame_of, fn->name, fn->object, &frame)) {
+            text.len = 0;
+            frame_append(&text, strtab_str(ft->names, fn->name),
+                         strtab_len(ft->names, fn->name), strtab_str(ft->names, fn->object),
+                         strtab_len(ft->names, fn->object), &ft->style);
+            frame = stacks_frame(ft->out, text.data ? text.data : "", text.len);
+            hashmap_put(&ft->frame_of, fn->name, fn->object, frame);
+        }
+        size_t len;
+        stacks_frame_text(ft->out, frame, &len);
+        em->frame[i] = frame;
+        em->frame_len[i] = (uint32_t)len;
+        stacks_frame_source(ft->out, frame, fn->object, fn->file, fn->line);
     }
     buf_free(&text);
+}
+
+void fold_set_out(struct fold_target *t, struct stacks *out)
+{
+    t->out = out;
+    hashmap_clear(&t->frame_of);
+}
+
+void fold_target_free(struct fold_target *t)
+{
+    hashmap_free(&t->frame_of);
 }
 
 /* Stack of a function no weighted path reached: its discovery path. */

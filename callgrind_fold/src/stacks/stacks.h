@@ -311,7 +311,9 @@ struct profile {
 void profile_init(struct profile *p);
 void profile_free(struct profile *p);
 void profile_reset(struct profile *p);
-/* dst becomes a copy of src: the same nodes, edges and ids. */
+/* dst becomes a copy of src's graph: the same nodes, edges and ids, but
+ * empty lookup indexes: dst is to be folded (and its call targets
+ * resolved), not to get functions or calls added. */
 void profile_copy(struct profile *dst, const struct profile *src);
 /* Node for a function identity, created on first use. */
 uint32_t profile_function(struct profile *p, uint32_t object, uint32_t file,
@@ -415,7 +417,15 @@ struct fold_target {
                                     follow all */
     bool estimated;              /* some stacks were guessed */
     char estimate_reason[200];   /* the first thing that had to be guessed */
+    /* (name, object) -> frame id in out, of the functions folded into
+     * out so far: -f pprof folds each part once per event, with the same
+     * functions. Emptied by fold_set_out(). */
+    struct hashmap frame_of;
 };
+
+/* t's stacks go to `out` from now on. */
+void fold_set_out(struct fold_target *t, struct stacks *out);
+void fold_target_free(struct fold_target *t);
 
 /* Adds the stacks of one part to t->out, and sets t->estimated when any
  * of them had to be guessed. Returns 0, or -1 with a message in err when

@@ -94,26 +94,3 @@ void hashmap_put(struct hashmap *m, uint64_t a, uint64_t b, uint32_t value)
     bool inserted;
     *hashmap_upsert(m, a, b, value, &inserted) = value;
 }
-
-/* Copies by whole arrays: the table is position-dependent only on the
- * keys and the capacity, so the copy finds every key where m does. */
-void hashmap_copy(struct hashmap *dst, const struct hashmap *m)
-{
-    if (dst->capacity != m->capacity) {
-        hashmap_free(dst);
-        dst->capacity = m->capacity;
-        if (m->capacity) {
-            dst->key_a = xmalloc(m->capacity * sizeof *dst->key_a);
-            dst->key_b = xmalloc(m->capacity * sizeof *dst->key_b);
-            dst->value = xmalloc(m->capacity * sizeof *dst->value);
-            dst->used = xmalloc(m->capacity);
-        }
-    }
-    if (m->capacity) {
-        memcpy(dst->key_a, m->key_a, m->capacity * sizeof *m->key_a);
-        memcpy(dst->key_b, m->key_b, m->capacity * sizeof *m->key_b);
-        memcpy(dst->value, m->value, m->capacity * sizeof *m->value);
-        memcpy(dst->used, m->used, m->capacity);
-    }
-    dst->count = m->count;
-}

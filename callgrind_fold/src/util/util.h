@@ -128,8 +128,6 @@ struct hashmap {
 void hashmap_init(struct hashmap *m);
 void hashmap_free(struct hashmap *m);
 void hashmap_clear(struct hashmap *m);
-/* dst becomes a copy of m (dst initialised, its old contents dropped). */
-void hashmap_copy(struct hashmap *dst, const struct hashmap *m);
 /* Returns true and sets *value when the key exists. */
 bool hashmap_get(const struct hashmap *m, uint64_t a, uint64_t b, uint32_t *value);
 /* Inserts or overwrites. */

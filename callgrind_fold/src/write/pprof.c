@@ -25,21 +25,38 @@
 
 enum wire { WIRE_VARINT = 0, WIRE_BYTES = 2 };
 
-static void put_varint(struct buf *b, uint64_t v)
+/* The bytes of varint v: 7 bits each. */
+static size_t varint_size(uint64_t v)
 {
-    char tmp[10];
-    size_t n = 0;
+    return 1 + (size_t)(63 - __builtin_clzll(v | 1)) / 7;
+}
+
+/* Writes varint v at p (room for 10 bytes); returns the end. */
+static char *varint_at(char *p, uint64_t v)
+{
     while (v >= 0x80) {
-        tmp[n++] = (char)(v | 0x80);
+        *p++ = (char)(v | 0x80);
         v >>= 7;
     }
-    tmp[n++] = (char)v;
-    buf_append(b, tmp, n);
+    *p++ = (char)v;
+    return p;
+}
+
+static uint64_t key_of(unsigned field, enum wire w)
+{
+    return (uint64_t)field << 3 | w;
+}
+
+static void put_varint(struct buf *b, uint64_t v)
+{
+    if (10 >= b->cap - b->len)
+        buf_reserve(b, 10);
+    b->len = (size_t)(varint_at(b->data + b->len, v) - b->data);
 }
 
 static void put_key(struct buf *b, unsigned field, enum wire w)
 {
-    put_varint(b, (uint64_t)field << 3 | w);
+    put_varint(b, key_of(field, w));
 }
 
 /* A varint field; proto3 leaves out zeros. */
@@ -87,6 +104,7 @@ struct pprof {
     const struct stacks *s;
     struct strtab strings;     /* the string table; "" is 0 */
     struct strtab locations;   /* frame id sequences -> location id - 1 */
+    uint32_t *location_of;     /* frame id -> its one-frame location's id, 0: not yet */
     bool *inlined;             /* frame id -> an inlined frame */
     bool *used;                /* frame id -> some location has it */
     struct strtab objects;     /* object names -> mapping id - 1 */
@@ -139,46 +157,81 @@ static uint64_t column_value(const struct event_column *c, size_t id)
     return id < c->len ? c->count[id] : 0;
 }
 
-/* Samples: one per stack with a nonzero value for some event. */
+/* The id of the location of frames f[0..n) (a frame and the inlined
+ * frames below it), numbered in order of first use. Almost every
+ * location is one frame: its id is kept in location_of (the caller looks
+ * there first), so that only a frame's first use hashes it; one strtab
+ * numbers both kinds, so the ids are those of interning every use. */
+static uint32_t location_id(struct pprof *P, const uint32_t *f, size_t n)
+{
+    uint32_t loc = strtab_intern(&P->locations, (const char *)f, n * sizeof *f) + 1;
+    for (size_t k = 0; k < n; k++)
+        P->used[f[k]] = true;
+    if (n == 1)
+        P->location_of[f[0]] = loc;
+    return loc;
+}
+
+/* Samples: one per stack with a nonzero value for some event. There are
+ * as many samples as stacks and location ids as frames, so each sample
+ * is written straight into the profile, its lengths known beforehand:
+ * the location ids packed into a scratch buffer, the values' varint
+ * sizes counted. */
 static void put_samples(struct pprof *P, struct buf *pb)
 {
     const struct render_job *job = P->job;
     const struct stacks *s = P->s;
-    struct buf msg = {0}, packed = {0};
+    uint64_t *values = xcalloc(job->ncolumns ? job->ncolumns : 1, sizeof *values);
     uint32_t *locs = NULL;
     size_t locs_cap = 0;
+    struct buf packed = {0}; /* the location ids, packed varints */
     for (size_t id = 0; id < stacks_count_ids(s); id++) {
         bool any = false;
-        for (size_t c = 0; c < job->ncolumns && !any; c++)
-            any = column_value(&job->columns[c], id) != 0;
+        size_t values_size = 0;
+        for (size_t c = 0; c < job->ncolumns; c++) {
+            values[c] = column_value(&job->columns[c], id);
+            any |= values[c] != 0;
+            values_size += varint_size(values[c]);
+        }
         if (!any)
             continue;
         size_t n;
         const uint32_t *f = stacks_path(s, (uint32_t)id, &n);
         /* A frame and the inlined frames below it are one location. */
         size_t nlocs = 0;
+        GROW(locs, locs_cap, n);
         for (size_t i = 0; i < n;) {
             size_t j = i + 1;
             while (j < n && P->inlined[f[j]])
                 j++;
-            uint32_t loc = strtab_intern(&P->locations, (const char *)(f + i),
-                                         (j - i) * sizeof *f);
-            GROW(locs, locs_cap, nlocs);
-            locs[nlocs++] = loc + 1;
-            for (size_t k = i; k < j; k++)
-                P->used[f[k]] = true;
+            uint32_t loc = j == i + 1 ? P->location_of[f[i]] : 0;
+            locs[nlocs++] = loc ? loc : location_id(P, f + i, j - i);
             i = j;
         }
+        buf_reserve(&packed, 5 * nlocs); /* a 32-bit varint has at most 5 bytes */
+        char *p = packed.data;
         for (size_t i = nlocs; i-- > 0;) /* leaf first */
-            put_varint(&packed, locs[i]);
-        put_message(&msg, 1, &packed);
+            p = varint_at(p, locs[i]);
+        size_t locs_size = (size_t)(p - packed.data);
+        /* Sample: 1 location ids (packed), 2 values (packed) */
+        size_t size = 1 + varint_size(locs_size) + locs_size +
+                      1 + varint_size(values_size) + values_size;
+        buf_reserve(pb, 1 + varint_size(size) + size);
+        p = pb->data + pb->len;
+        p = varint_at(p, key_of(2, WIRE_BYTES));
+        p = varint_at(p, size);
+        p = varint_at(p, key_of(1, WIRE_BYTES));
+        p = varint_at(p, locs_size);
+        memcpy(p, packed.data, locs_size);
+        p += locs_size;
+        p = varint_at(p, key_of(2, WIRE_BYTES));
+        p = varint_at(p, values_size);
         for (size_t c = 0; c < job->ncolumns; c++)
-            put_varint(&packed, column_value(&job->columns[c], id));
-        put_message(&msg, 2, &packed);
-        put_message(pb, 2, &msg);
+            p = varint_at(p, values[c]);
+        pb->len = (size_t)(p - pb->data);
     }
     free(locs);
-    buf_free(&msg);
+    free(values);
     buf_free(&packed);
 }
 
@@ -322,6 +375,7 @@ int pprof_write(const struct render_job *job, FILE *out)
     P.inlined = xcalloc(nf, sizeof *P.inlined);
     P.used = xcalloc(nf, sizeof *P.used);
     P.object_of = xcalloc(nf, sizeof *P.object_of);
+    P.location_of = xcalloc(nf, sizeof *P.location_of);
     for (uint32_t f = 0; f < nframes; f++) {
         size_t len;
         const char *text = stacks_frame_text(s, f, &len);
@@ -357,6 +411,7 @@ int pprof_write(const struct render_job *job, FILE *out)
     free(P.inlined);
     free(P.used);
     free(P.object_of);
+    free(P.location_of);
     strtab_free(&P.strings);
     strtab_free(&P.locations);
     strtab_free(&P.objects);
