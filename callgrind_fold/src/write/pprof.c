@@ -213,18 +213,21 @@ static void put_samples(struct pprof *P, struct buf *pb)
         for (size_t i = nlocs; i-- > 0;) /* leaf first */
             p = varint_at(p, locs[i]);
         size_t locs_size = (size_t)(p - packed.data);
-        /* Sample: 1 location ids (packed), 2 values (packed) */
-        size_t size = 1 + varint_size(locs_size) + locs_size +
-                      1 + varint_size(values_size) + values_size;
-        buf_reserve(pb, 1 + varint_size(size) + size);
+        /* Profile field 2, a Sample: its field 1 the location ids
+         * (packed), its field 2 the values (packed) */
+        const uint64_t sample_key = key_of(2, WIRE_BYTES), locs_key = key_of(1, WIRE_BYTES),
+                       values_key = key_of(2, WIRE_BYTES);
+        size_t size = varint_size(locs_key) + varint_size(locs_size) + locs_size +
+                      varint_size(values_key) + varint_size(values_size) + values_size;
+        buf_reserve(pb, varint_size(sample_key) + varint_size(size) + size);
         p = pb->data + pb->len;
-        p = varint_at(p, key_of(2, WIRE_BYTES));
+        p = varint_at(p, sample_key);
         p = varint_at(p, size);
-        p = varint_at(p, key_of(1, WIRE_BYTES));
+        p = varint_at(p, locs_key);
         p = varint_at(p, locs_size);
         memcpy(p, packed.data, locs_size);
         p += locs_size;
-        p = varint_at(p, key_of(2, WIRE_BYTES));
+        p = varint_at(p, values_key);
         p = varint_at(p, values_size);
         for (size_t c = 0; c < job->ncolumns; c++)
             p = varint_at(p, values[c]);
