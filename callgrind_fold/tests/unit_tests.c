@@ -1072,6 +1072,97 @@ static void test_roots(void)
     stacks_free(&s);
 }
 
+/* The profile's lookup indexes (profile.c): functions by (object, file,
+ * name) and calls by (caller, callee), through growth, a reset and the
+ * edge rebuild of profile_resolve_call_targets(), against a plain array
+ * search.  Keys are drawn from small ranges, so that many collide in
+ * their hash slots and many are looked up again. */
+static void test_profile_indexes(void)
+{
+    struct profile p;
+    profile_init(&p);
+    enum { N = 6000 };
+    static uint32_t keys[N][3];
+    static uint32_t got[N];
+    char why[200] = "";
+    int bad = 0;
+    for (int round = 0; round < 2 && !bad; round++) {
+        size_t nkeys = 0;
+        for (int k = 0; k < N && !bad; k++) {
+            uint64_t r = rng();
+            uint32_t o = (uint32_t)(r % 7), f = (uint32_t)(r >> 8) % 5,
+                     n = (uint32_t)(r >> 16) % 300;
+            size_t i = 0;
+            while (i < nkeys && !(keys[i][0] == o && keys[i][1] == f && keys[i][2] == n))
+                i++;
+            uint32_t node = profile_function(&p, o, f, n);
+            if (i == nkeys) {
+                keys[nkeys][0] = o, keys[nkeys][1] = f, keys[nkeys][2] = n;
+                got[nkeys++] = node;
+                bad = node != p.nnodes - 1;
+            } else {
+                bad = node != got[i];
+            }
+            if (bad)
+                snprintf(why, sizeof why, "round %d: function (%u, %u, %u): node %u, "
+                         "want %u", round, o, f, n, node, i == nkeys - 1 ? (unsigned)p.nnodes - 1
+                         : got[i]);
+        }
+        /* calls between those nodes, each added to by its own count */
+        size_t nedges = 0;
+        static uint32_t ends[N][2];
+        static uint64_t calls[N];
+        for (int k = 0; k < N && !bad; k++) {
+            uint64_t r = rng();
+            uint32_t a = (uint32_t)(r % 40), b = (uint32_t)(r >> 8) % 90;
+            size_t i = 0;
+            while (i < nedges && !(ends[i][0] == a && ends[i][1] == b))
+                i++;
+            uint32_t e = profile_call_edge(&p, a, b);
+            if (i == nedges) {
+                ends[nedges][0] = a, ends[nedges][1] = b;
+                calls[nedges++] = 0;
+            }
+            bad = e != i || p.edges[e].caller != a || p.edges[e].callee != b;
+            if (bad)
+                snprintf(why, sizeof why, "round %d: call %u -> %u: edge %u, want %zu", round,
+                         a, b, e, i);
+            profile_add_call_count(&p, a, b, k + 1);
+            calls[i] += (uint64_t)k + 1;
+        }
+        for (size_t i = 0; i < nedges && !bad; i++)
+            if ((bad = p.edges[i].calls != calls[i]))
+                snprintf(why, sizeof why, "round %d: edge %zu has %llu calls, want %llu",
+                         round, i, (unsigned long long)p.edges[i].calls,
+                         (unsigned long long)calls[i]);
+        /* an absent call: no count added anywhere */
+        profile_add_call_count(&p, 1000, 1000, 5);
+        for (size_t i = 0; i < nedges && !bad; i++)
+            if ((bad = p.edges[i].calls != calls[i]))
+                snprintf(why, sizeof why, "round %d: a count for an absent call went to "
+                         "edge %zu", round, i);
+        profile_reset(&p);
+    }
+    /* the rebuild: node 1 is an undefined call target whose definition,
+     * node 2, is the same function: the calls to both become one edge,
+     * found again by the index */
+    uint32_t caller = profile_function(&p, 1, 1, 10);
+    uint32_t target = profile_function(&p, 1, 1, 20);
+    uint32_t defined = profile_function(&p, 1, 2, 20);
+    p.nodes[caller].defined = p.nodes[defined].defined = true;
+    profile_add_call(&p, caller, target, 3);
+    profile_add_call(&p, caller, defined, 4);
+    profile_resolve_call_targets(&p);
+    uint32_t e = profile_call_edge(&p, caller, defined);
+    if (!bad && (p.nedges != 1 || e != 0 || p.edges[0].cost != 7)) {
+        bad = 1;
+        snprintf(why, sizeof why, "after the rebuild: %zu edges, edge %u of cost %llu",
+                 p.nedges, e, (unsigned long long)p.edges[0].cost);
+    }
+    profile_free(&p);
+    report("profile-indexes", !bad, why);
+}
+
 int main(int argc, char **argv)
 {
     test_apportion();
@@ -1082,6 +1173,7 @@ int main(int argc, char **argv)
     test_stacks_sorted();
     test_stacks_sorted_deep();
     test_roots();
+    test_profile_indexes();
     test_readers();
     test_tree_reader();
     test_page_end();

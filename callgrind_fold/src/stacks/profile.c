@@ -6,19 +6,117 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- lookup indexes -------------------------------------------------------
+ *
+ * Functions are found by (object, file, name) and calls by (caller,
+ * callee) through tables of 4-byte entry numbers, the keys compared in
+ * p->nodes and p->edges.  Why not the general hashmap (util.h): it keeps
+ * both keys beside each value, 21 bytes a slot.  cc1's profile has 33k
+ * calls: that map and its growth touched 5.5 MB, 1,300 page faults, half
+ * of the whole reader's (issue 28, bench/results/2026-11-25-vm-reader.md).
+ * The load stays at or below 1/2, as the hashmap's. */
+
+static void index_free(struct entry_index *ix)
+{
+    free(ix->slots);
+    memset(ix, 0, sizeof *ix);
+}
+
+static void index_clear(struct entry_index *ix)
+{
+    if (ix->capacity)
+        memset(ix->slots, 0, ix->capacity * sizeof *ix->slots);
+    ix->count = 0;
+}
+
+static inline uint64_t node_key_hash(uint32_t object, uint32_t file, uint32_t name)
+{
+    return hash_mix((uint64_t)object << 32 | file, name);
+}
+
+static inline uint64_t edge_key_hash(uint32_t caller, uint32_t callee)
+{
+    return hash_mix(caller, callee);
+}
+
+/* Room for one more entry; the entries already in, placed again by the
+ * hash of their keys (edges when `edges`, else nodes). */
+static void index_reserve(struct entry_index *ix, const struct profile *p, bool edges)
+{
+    if ((ix->count + 1) * 2 <= ix->capacity)
+        return;
+    struct entry_index old = *ix;
+    ix->capacity = old.capacity ? old.capacity * 2 : 64;
+    ix->slots = xcalloc(ix->capacity, sizeof *ix->slots);
+    size_t mask = ix->capacity - 1;
+    for (size_t i = 0; i < old.capacity; i++) {
+        uint32_t v = old.slots[i];
+        if (!v)
+            continue;
+        uint64_t h;
+        if (edges)
+            h = edge_key_hash(p->edges[v - 1].caller, p->edges[v - 1].callee);
+        else
+            h = node_key_hash(p->nodes[v - 1].object, p->nodes[v - 1].file,
+                              p->nodes[v - 1].name);
+        size_t j = (size_t)h & mask;
+        while (ix->slots[j])
+            j = (j + 1) & mask;
+        ix->slots[j] = v;
+    }
+    free(old.slots);
+}
+
+/* The slot of the node with these keys, or the empty slot where it goes. */
+static uint32_t *node_slot(const struct entry_index *ix, const struct fn_node *nodes,
+                           uint32_t object, uint32_t file, uint32_t name)
+{
+    size_t mask = ix->capacity - 1;
+    size_t i = (size_t)node_key_hash(object, file, name) & mask;
+    for (;; i = (i + 1) & mask) {
+        uint32_t v = ix->slots[i];
+        if (!v)
+            return &ix->slots[i];
+        const struct fn_node *n = &nodes[v - 1];
+        if (n->name == name && n->object == object && n->file == file)
+            return &ix->slots[i];
+    }
+}
+
+/* The slot of the edge caller -> callee, or the empty slot where it goes. */
+static uint32_t *edge_slot(const struct entry_index *ix, const struct call_edge *edges,
+                           uint32_t caller, uint32_t callee)
+{
+    size_t mask = ix->capacity - 1;
+    size_t i = (size_t)edge_key_hash(caller, callee) & mask;
+    for (;; i = (i + 1) & mask) {
+        uint32_t v = ix->slots[i];
+        if (!v || (edges[v - 1].caller == caller && edges[v - 1].callee == callee))
+            return &ix->slots[i];
+    }
+}
+
+/* The edge caller -> callee, or NO_NODE. */
+static uint32_t find_edge(const struct profile *p, uint32_t caller, uint32_t callee)
+{
+    if (!p->edge_index.capacity)
+        return NO_NODE;
+    return *edge_slot(&p->edge_index, p->edges, caller, callee) - 1; /* 0 - 1: NO_NODE */
+}
+
+/* ---- the profile ------------------------------------------------------------ */
+
 void profile_init(struct profile *p)
 {
     memset(p, 0, sizeof *p);
-    hashmap_init(&p->node_index);
-    hashmap_init(&p->edge_index);
 }
 
 void profile_free(struct profile *p)
 {
     free(p->nodes);
     free(p->edges);
-    hashmap_free(&p->node_index);
-    hashmap_free(&p->edge_index);
+    index_free(&p->node_index);
+    index_free(&p->edge_index);
     profile_init(p);
 }
 
@@ -27,8 +125,8 @@ void profile_reset(struct profile *p)
     p->nnodes = 0;
     p->nedges = 0;
     p->total_self = 0;
-    hashmap_clear(&p->node_index);
-    hashmap_clear(&p->edge_index);
+    index_clear(&p->node_index);
+    index_clear(&p->edge_index);
 }
 
 void profile_copy(struct profile *dst, const struct profile *src)
@@ -52,8 +150,8 @@ void profile_copy(struct profile *dst, const struct profile *src)
     dst->total_self = src->total_self;
     /* not the lookup indexes: copying them per event was a sixth of the
      * copy's cost, and a copy is only folded */
-    hashmap_clear(&dst->node_index);
-    hashmap_clear(&dst->edge_index);
+    index_clear(&dst->node_index);
+    index_clear(&dst->edge_index);
 }
 
 /* Appends a node with no cost. */
@@ -75,11 +173,14 @@ static uint32_t new_node(struct profile *p, uint32_t object, uint32_t file, uint
 uint32_t profile_function(struct profile *p, uint32_t object, uint32_t file,
                           uint32_t name)
 {
-    bool inserted;
-    uint32_t *slot = hashmap_upsert(&p->node_index,
-                                    ((uint64_t)object << 32) | file, name,
-                                    (uint32_t)p->nnodes, &inserted);
-    return inserted ? new_node(p, object, file, name, false) : *slot;
+    index_reserve(&p->node_index, p, false);
+    uint32_t *slot = node_slot(&p->node_index, p->nodes, object, file, name);
+    if (*slot)
+        return *slot - 1;
+    uint32_t node = new_node(p, object, file, name, false);
+    *slot = node + 1;
+    p->node_index.count++;
+    return node;
 }
 
 uint32_t profile_inlined_node(struct profile *p, struct hashmap *index, uint32_t parent,
@@ -99,17 +200,17 @@ bool profile_add_self(struct profile *p, uint32_t node, uint64_t cost)
 
 uint32_t profile_call_edge(struct profile *p, uint32_t caller, uint32_t callee)
 {
-    bool inserted;
-    uint32_t *slot = hashmap_upsert(&p->edge_index, caller, callee,
-                                    (uint32_t)p->nedges, &inserted);
-    if (inserted) {
-        if (p->nedges >= UINT32_MAX - 1)
-            out_of_memory();
-        GROW(p->edges, p->edges_cap, p->nedges);
-        p->edges[p->nedges] = (struct call_edge){caller, callee, 0, 0};
-        p->nedges++;
-    }
-    return *slot;
+    index_reserve(&p->edge_index, p, true);
+    uint32_t *slot = edge_slot(&p->edge_index, p->edges, caller, callee);
+    if (*slot)
+        return *slot - 1;
+    if (p->nedges >= UINT32_MAX - 1)
+        out_of_memory();
+    GROW(p->edges, p->edges_cap, p->nedges);
+    p->edges[p->nedges] = (struct call_edge){caller, callee, 0, 0};
+    *slot = (uint32_t)++p->nedges;
+    p->edge_index.count++;
+    return *slot - 1;
 }
 
 bool profile_add_call(struct profile *p, uint32_t caller, uint32_t callee,
@@ -133,9 +234,8 @@ bool profile_add_to_edge(struct profile *p, uint32_t edge, uint64_t cost, uint64
 void profile_add_call_count(struct profile *p, uint32_t caller, uint32_t callee,
                             uint64_t calls)
 {
-    uint32_t e;
-    if (hashmap_get(&p->edge_index, caller, callee, &e) &&
-        !add_u64(p->edges[e].calls, calls, &p->edges[e].calls))
+    uint32_t e = find_edge(p, caller, callee);
+    if (e != NO_NODE && !add_u64(p->edges[e].calls, calls, &p->edges[e].calls))
         p->edges[e].calls = UINT64_MAX;
 }
 
@@ -197,14 +297,14 @@ void profile_resolve_call_targets(struct profile *p)
         size_t nold = p->nedges;
         p->edges = NULL;
         p->nedges = p->edges_cap = 0;
-        hashmap_clear(&p->edge_index);
+        index_clear(&p->edge_index);
         for (size_t i = 0; i < nold; i++) {
             uint32_t from = target[old[i].caller], to = target[old[i].callee];
             if (!profile_add_call(p, from, to, old[i].cost)) {
                 /* Edge costs only weigh call paths against each other:
                  * saturating a merged sum is harmless, wrapping is not. */
-                uint32_t e;
-                if (hashmap_get(&p->edge_index, from, to, &e))
+                uint32_t e = find_edge(p, from, to);
+                if (e != NO_NODE)
                     p->edges[e].cost = UINT64_MAX;
             }
             profile_add_call_count(p, from, to, old[i].calls);

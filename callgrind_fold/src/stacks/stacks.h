@@ -298,13 +298,22 @@ struct call_edge {
     uint64_t calls;    /* how many calls ("calls=" counts, saturating) */
 };
 
+/* A lookup index of a profile's nodes or edges by their keys: an open
+ * addressing table of entry numbers + 1 (0: empty), whose keys are read
+ * from the entries themselves (profile.c). */
+struct entry_index {
+    uint32_t *slots;
+    size_t capacity;   /* power of two, or 0 */
+    size_t count;
+};
+
 struct profile {
     struct fn_node *nodes;
     size_t nnodes, nodes_cap;
     struct call_edge *edges;
     size_t nedges, edges_cap;
-    struct hashmap node_index;  /* (object, file) x name -> node */
-    struct hashmap edge_index;  /* caller x callee -> edge */
+    struct entry_index node_index;  /* (object, file, name) -> node */
+    struct entry_index edge_index;  /* (caller, callee) -> edge */
     uint64_t total_self;        /* sum of all self costs */
 };
 
