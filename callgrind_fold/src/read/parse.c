@@ -24,6 +24,15 @@
  * "jfn=" family and so on. */
 enum name_kind { KIND_OBJECT, KIND_FILE, KIND_FUNCTION, KIND_COUNT };
 
+/* all_events: the other events' costs, a row of them per node or edge
+ * (cost_row()).  Cells below `zeroed` hold costs or 0; the rest of the
+ * `allocated` ones are not yet written, so that growing touches no page
+ * before a row needs it. */
+struct cost_matrix {
+    uint64_t *cells;
+    size_t zeroed, allocated;
+};
+
 struct parser {
     struct read_target *t;
     struct strtab *names;           /* t->names */
@@ -120,8 +129,7 @@ struct parser {
      * others are the rest, in order (other k: column k + 1), so that
      * plain_lines() adds each cost to its row as it reads it. */
     bool others_follow;
-    uint64_t *other_self, *other_edge;
-    size_t other_self_cap, other_edge_cap;
+    struct cost_matrix other_self, other_edge;
 };
 
 /* The node function_node() last gave for a name, and the (object, file)
@@ -524,6 +532,13 @@ static void start_part(struct parser *P)
  * emptied.  A part --part leaves out needs only the sums: copying the
  * main profile, hash maps included, per event was about a tenth of
  * reading a 9-event file (issue 28). */
+/* The first `used` cells of m zeroed again. */
+static void clear_cost_matrix(struct cost_matrix *m, size_t used)
+{
+    if (m->zeroed)
+        memset(m->cells, 0, (used < m->zeroed ? used : m->zeroed) * sizeof *m->cells);
+}
+
 static void make_other_profiles(struct parser *P, bool wanted)
 {
     size_t width = P->nothers;
@@ -535,7 +550,7 @@ static void make_other_profiles(struct parser *P, bool wanted)
         prof->total_self = 0;
         for (size_t i = 0; i < main->nnodes; i++) {
             size_t at = i * width + k;
-            uint64_t self = at < P->other_self_cap ? P->other_self[at] : 0;
+            uint64_t self = at < P->other_self.zeroed ? P->other_self.cells[at] : 0;
             if (wanted)
                 prof->nodes[i].self = self;
             if (!add_u64(prof->total_self, self, &prof->total_self))
@@ -543,19 +558,13 @@ static void make_other_profiles(struct parser *P, bool wanted)
         }
         for (size_t e = 0; e < main->nedges && wanted; e++) {
             size_t at = e * width + k;
-            prof->edges[e].cost = at < P->other_edge_cap ? P->other_edge[at] : 0;
+            prof->edges[e].cost = at < P->other_edge.zeroed ? P->other_edge.cells[at] : 0;
         }
     }
     /* only the rows of the part's nodes and edges were written */
     size_t self_used = main->nnodes * width, edge_used = main->nedges * width;
-    if (P->other_self_cap)
-        memset(P->other_self, 0, (self_used < P->other_self_cap ? self_used
-                                                                : P->other_self_cap) *
-                                     sizeof *P->other_self);
-    if (P->other_edge_cap)
-        memset(P->other_edge, 0, (edge_used < P->other_edge_cap ? edge_used
-                                                                : P->other_edge_cap) *
-                                     sizeof *P->other_edge);
+    clear_cost_matrix(&P->other_self, self_used);
+    clear_cost_matrix(&P->other_edge, edge_used);
 }
 
 /* keep_parts: a part without costs, announced and closed. */
@@ -810,23 +819,34 @@ add_line_cost(struct parser *P, struct part *pt, bool call, uint64_t addr, uint6
         fail(P, "cost sum overflows 64 bits");
 }
 
-/* Row `index` of a cost matrix of rows of `width`, made (zeroed) if new. */
-static void grow_cost_matrix(uint64_t **matrix, size_t *cap, size_t need)
+/* At least `need` cells of m zeroed: the allocation doubled when too
+ * small, but only a page's worth of cells past the need zeroed.  (Zeroing
+ * all that doubling allocates cost about 1,000 page faults a run on the
+ * 9-event cc1 profile, for rows mostly never used; issue 28.) */
+static void grow_cost_matrix(struct cost_matrix *m, size_t need)
 {
-    size_t old = *cap, want = need > 2 * old ? need : 2 * old;
-    *matrix = xrealloc(*matrix, want * sizeof **matrix);
-    memset(*matrix + old, 0, (want - old) * sizeof **matrix);
-    *cap = want;
+    if (need > m->allocated) {
+        size_t want = need > 2 * m->allocated ? need : 2 * m->allocated;
+        if (want > SIZE_MAX / sizeof *m->cells)
+            out_of_memory();
+        m->cells = xrealloc(m->cells, want * sizeof *m->cells);
+        m->allocated = want;
+    }
+    size_t page = 4096 / sizeof *m->cells;
+    size_t upto = m->allocated - need > page ? need + page : m->allocated;
+    memset(m->cells + m->zeroed, 0, (upto - m->zeroed) * sizeof *m->cells);
+    m->zeroed = upto;
 }
 
-/* Inline, with the growing apart: it runs for every cost line of -f
+/* Row `index` of a cost matrix of rows of `width`, made (zeroed) if new.
+ * Inline, with the growing apart: it runs for every cost line of -f
  * pprof, and the row is there but for a new node or edge. */
-static inline uint64_t *cost_row(uint64_t **matrix, size_t *cap, size_t index, size_t width)
+static inline uint64_t *cost_row(struct cost_matrix *m, size_t index, size_t width)
 {
     size_t need = (index + 1) * width;
-    if (need > *cap)
-        grow_cost_matrix(matrix, cap, need);
-    return *matrix + index * width;
+    if (need > m->zeroed)
+        grow_cost_matrix(m, need);
+    return m->cells + index * width;
 }
 
 /* all_events: the other events' costs of the line (P->cols) added to a
@@ -883,13 +903,13 @@ static void add_other_costs(struct parser *P, bool call, uint64_t addr, uint32_t
     uint32_t inline_edge = 0;
     if (inlined != NO_NODE) {
         inline_edge = profile_call_edge(P->prof, function, inlined);
-        cost_row(&P->other_edge, &P->other_edge_cap, inline_edge, width);
+        cost_row(&P->other_edge, inline_edge, width);
     }
     /* call_edge(): the main part's add_line_cost() just asked it the same */
-    uint64_t *row = call ? cost_row(&P->other_edge, &P->other_edge_cap,
-                                    call_edge(P, caller, P->callee), width)
-                         : cost_row(&P->other_self, &P->other_self_cap, caller, width);
-    uint64_t *inline_row = inlined != NO_NODE ? P->other_edge + inline_edge * width : NULL;
+    uint64_t *row = call ? cost_row(&P->other_edge, call_edge(P, caller, P->callee), width)
+                         : cost_row(&P->other_self, caller, width);
+    uint64_t *inline_row =
+        inlined != NO_NODE ? P->other_edge.cells + inline_edge * width : NULL;
     bool carry = add_other_columns(P, row);
     if (inline_row)
         carry |= add_other_columns(P, inline_row);
@@ -1390,7 +1410,7 @@ run_start(struct parser *P, uint64_t *room, uint64_t *sum, uint64_t **row)
     *room = UINT64_MAX - most;
     *sum = 0;
     if (P->nothers)
-        *row = cost_row(&P->other_self, &P->other_self_cap, P->function, P->nothers);
+        *row = cost_row(&P->other_self, P->function, P->nothers);
     return node;
 }
 
@@ -1650,8 +1670,8 @@ static void free_parser(struct parser *P)
     free(P->others);
     free(P->other_columns);
     free(P->others_below);
-    free(P->other_self);
-    free(P->other_edge);
+    free(P->other_self.cells);
+    free(P->other_edge.cells);
     free(P);
 }
 
