@@ -151,11 +151,12 @@ def is_leaf(stacks, name):
 
 # ---- hand-written inputs ------------------------------------------------
 
-def test_cases(binary, tag):
+def test_cases(binary, tag, env=None):
     """tests/cases/NAME.cg or NAME.tree (+ NAME.args) must fold to
     NAME.expected; each NAME.why says how its numbers follow from the
     input. Variants of one input: NAME.VARIANT.args -> NAME.VARIANT.expected.
-    Exact inputs (the folded trees) must print nothing on stderr."""
+    Exact inputs (the folded trees) must print nothing on stderr.
+    env: as fold()'s."""
     inputs_found = glob.glob(os.path.join(HERE, "cases", "*.cg")) + \
         glob.glob(os.path.join(HERE, "cases", "*.tree"))
     for path in sorted(inputs_found):
@@ -171,7 +172,7 @@ def test_cases(binary, tag):
         for variant in variants:
             stem = base + ("." + variant if variant else "")
             args = open(stem + ".args").read().split() if os.path.exists(stem + ".args") else []
-            rc, out, err = fold(binary, args + inputs)
+            rc, out, err = fold(binary, args + inputs, env)
             want = open(stem + ".expected").read()
             quiet = not path.endswith(".tree") or err == ""
             check("%scase/%s" % (tag, name + ("/" + variant if variant else "")),
@@ -179,9 +180,10 @@ def test_cases(binary, tag):
                   "rc %d, stderr %s, got %r" % (rc, err.strip(), out))
 
 
-def test_malformed(binary, tag):
+def test_malformed(binary, tag, env=None, generated=True):
     """Every file in tests/malformed must be rejected with exit status 2 and
-    a FILE:LINE: message naming the expected line."""
+    a FILE:LINE: message naming the expected line; with `generated`, also
+    big and odd inputs made here, and bad usage.  env: as fold()'s."""
     mdir = os.path.join(HERE, "malformed")
     for line in open(os.path.join(mdir, "EXPECT")):
         if not line.strip() or line.startswith("#"):
@@ -189,10 +191,12 @@ def test_malformed(binary, tag):
         fname, lineno = line.split()[:2]
         message = line.partition(" ~ ")[2].strip()
         path = os.path.join(mdir, fname)
-        rc, out, err = fold(binary, [path])
+        rc, out, err = fold(binary, [path], env)
         ok = rc == 2 and err.startswith("%s:%s: " % (path, lineno)) and out == ""
         ok = ok and message in err and len(err.splitlines()) == 1
         check("%smalformed/%s" % (tag, fname), ok, "rc %d, stderr %r" % (rc, err[:200]))
+    if not generated:
+        return
 
     os.makedirs(WORK, exist_ok=True)
     # Generated here rather than stored: big or odd inputs.
@@ -787,6 +791,12 @@ def main():
         test_cases(binary, tag)
         test_malformed(binary, tag)
         test_short_frames(binary, tag)
+    # The same inputs read a line at a time, without the one-event
+    # reader's 64-byte blocks (src/read/costblocks.h): what CPUs without
+    # AVX2 run, and what the blocks must agree with.
+    lines_only = {"CALLGRIND_FOLD_COST_BLOCKS": "0"}
+    test_cases(binaries[0][0], "lines-only/", lines_only)
+    test_malformed(binaries[0][0], "lines-only/", lines_only, generated=False)
 
     # Pictures (issue 7): flame graph SVG, DOT, --diff, speedscope; the
     # browser test once, with the plain build. See tests/test_render.py.

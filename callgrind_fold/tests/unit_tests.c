@@ -7,6 +7,7 @@
 #include "read/events.h"
 #include "read/read.h"
 #include "read/scan.h"
+#include "read/costblocks.h"
 #include "stacks/apportion.h"
 #include "stacks/stacks.h"
 #include "util/util.h"
@@ -1163,6 +1164,118 @@ static void test_profile_indexes(void)
     report("profile-indexes", !bad, why);
 }
 
+/* The one-event reader's 64-byte blocks (read/costblocks.h, parse.c's
+ * block_lines_one()) against the reader a line at a time
+ * (CALLGRIND_FOLD_COST_BLOCKS=0), on random profiles: runs of cost lines
+ * of random shapes and lengths (so that lines cross the blocks'
+ * boundaries anywhere), some odd (hexadecimal, tabs, '\r', signs and '*'
+ * out of place, long numbers, too many costs, empty or blank lines), with
+ * calls, jumps and function lines between them.  Both must give the same
+ * output, or fail at the same line with the same message. */
+static void random_cost_text(struct buf *t, int events)
+{
+    /* read by the exact path, not the plain ones */
+    static const char *const odd[] = {
+        "0x1f 3 5", "+1\t0 5", "+1 0 5\r", "+1 +2 5", "-2 *", "+1 0 0x5", "", "# comment",
+        "0 0 7", "+1  0   5  ", "* -1", "0X2a 0 1", "+1 0 00000000000000000005"};
+    /* errors, rarer: a profile stops at its first */
+    static const char *const wrong[] = {
+        "* *3 4", "+1 0 -5", "+1 0 5 *", "+1 0 123456789012345678901", " +1 0 4", "+1",
+        "+1 0 1 2 3 4 5 6 7 8 9 1 2 3 4 5", "+ 0 3", "*", "+1 0 99999999999999999999",
+        "+1 0x 3", "+1-2 0 5", "*+1 0 5", "2 0+1 5", "+1 0 9999999999999999999\n+2 0 9999999999999999999"};
+    static const char *const position[] = {
+        "cfn=(2)\ncalls=2 0x10 0", "cfn=(2)\ncalls=1 +3 *", "jump=3 +2 0",
+        "jcnd=1/4 -3 12", "fn=(1)", "fn=(2)", "fl=(1)", "cfi=(1)", "cob=(1)",
+        "cfn=(2)\ncalls=1 0x10 0\n+1 2 3\nfn=(2)"};
+    const char *events_line = events == 2 ? "events: Ir Dr\n" : "events: Ir\n";
+    buf_append(t, "positions: instr line\n", strlen("positions: instr line\n"));
+    buf_append(t, events_line, strlen(events_line));
+    const char *head = "ob=(1) /bin/x\nfl=(1) x.c\nfn=(1) main\n0x10 1 1\n"
+                       "cfn=(2) g\ncalls=1 0x20 0\n+1 2 3\nfn=(2) g\n0x20 3 4\nfn=(1)\n";
+    buf_append(t, head, strlen(head));
+    int lines = 20 + (int)(rng() % 400);
+    for (int i = 0; i < lines; i++) {
+        uint64_t r = rng();
+        char line[200];
+        int n = 0;
+        bool plain = false;
+        if (r % 1009 == 0) {
+            n = snprintf(line, sizeof line, "%s", wrong[(r >> 8) % (sizeof wrong / sizeof *wrong)]);
+        } else if (r % 23 == 0) {
+            n = snprintf(line, sizeof line, "%s", odd[(r >> 8) % (sizeof odd / sizeof *odd)]);
+        } else if (r % 7 == 0) {
+            n = snprintf(line, sizeof line, "%s",
+                         position[(r >> 8) % (sizeof position / sizeof *position)]);
+            plain = strstr(line, "calls=") && !strstr(line, "\nfn=(2)");
+        } else {
+            plain = true;
+        }
+        if (plain) { /* after "calls=": its cost line */
+            if (n)
+                line[n++] = '\n';
+            static const char *const marks[] = {"+", "-", "*", ""};
+            const char *m = marks[(r >> 8) % 4];
+            n += snprintf(line + n, sizeof line - (size_t)n, "%s", m);
+            if (*m != '*')
+                n += snprintf(line + n, sizeof line - (size_t)n, "%u", (unsigned)((r >> 10) % 40));
+            n += snprintf(line + n, sizeof line - (size_t)n, " %s%u", (r >> 16) % 3 ? "" : "+",
+                          (unsigned)((r >> 18) % 9));
+            /* now and then one too many, an error */
+            int costs = (int)((r >> 22) % (unsigned)(events + 1)) + ((r >> 30) % 401 == 0);
+            for (int k = 0; k < costs; k++) {
+                uint64_t v = rng();
+                /* mostly short, sometimes up to 12 digits, rarely 19
+                 * (whose sums overflow, which the exact path reports) */
+                v = v % 3000 == 0 ? v % 10000000000000000000u
+                                  : v % (v % 5 == 0 ? 1000000000000u : v % 3 ? 100 : 10000000);
+                n += snprintf(line + n, sizeof line - (size_t)n, " %llu", (unsigned long long)v);
+            }
+        }
+        buf_append(t, line, (size_t)n);
+        buf_putc(t, '\n');
+    }
+}
+
+static void test_cost_blocks(void)
+{
+    if (!cost_blocks_available()) {
+        printf("SKIP: unit/cost-blocks-as-lines: this CPU has no AVX2 (or BMI1, BMI2, POPCNT)\n");
+        return;
+    }
+    int bad = 0, errors = 0;
+    char why[2400] = "";
+    for (int k = 0; k < 3000 && !bad; k++) {
+        struct buf text = {0};
+        random_cost_text(&text, k % 2 ? 2 : 1);
+        char *out[2] = {NULL, NULL};
+        struct diag d[2];
+        int rc[2];
+        for (int blocks = 0; blocks < 2; blocks++) {
+            setenv("CALLGRIND_FOLD_COST_BLOCKS", blocks ? "1" : "0", 1);
+            rc[blocks] = fold_bytes(text.data, text.len, k % 4 == 3 ? "Dr" : NULL, &out[blocks],
+                                    &d[blocks]);
+        }
+        unsetenv("CALLGRIND_FOLD_COST_BLOCKS");
+        errors += rc[1] != 0;
+        bad = rc[0] != rc[1] || (rc[0] == 0 && strcmp(out[0], out[1]) != 0) ||
+              (rc[0] != 0 && (d[0].line != d[1].line || strcmp(d[0].msg, d[1].msg) != 0));
+        if (bad)
+            snprintf(why, sizeof why, "profile %d: rc %d/%d line %llu/%llu msg %.200s / %.200s\n"
+                     "out:\n%.300s---\n%.300s", k, rc[0], rc[1], (unsigned long long)d[0].line,
+                     (unsigned long long)d[1].line, rc[0] ? d[0].msg : "", rc[1] ? d[1].msg : "",
+                     out[0], out[1]);
+        free(out[0]);
+        free(out[1]);
+        buf_free(&text);
+    }
+    /* both kinds of profile must come: folded ones and rejected ones */
+    if (!bad && (errors == 0 || errors == 3000)) {
+        bad = 1;
+        snprintf(why, sizeof why, "%d of 3000 profiles rejected: the generator is off", errors);
+    }
+    report("cost-blocks-as-lines", !bad, why);
+}
+
 int main(int argc, char **argv)
 {
     test_apportion();
@@ -1178,6 +1291,7 @@ int main(int argc, char **argv)
     test_tree_reader();
     test_page_end();
     test_fast_paths();
+    test_cost_blocks();
     test_pipe();
     test_number_text();
     return failures ? 1 : 0;

@@ -9,6 +9,8 @@
 #include "events.h"
 #include "lex.h"
 #include "scan.h"
+#include "costblocks.h"
+#include "treescan.h"
 #include "util/util.h"
 
 #include <ctype.h>
@@ -67,6 +69,7 @@ struct parser {
     uint32_t function;              /* node of the current "fn=", or NO_NODE */
     uint32_t call_object, call_file, call_name; /* "cob=" "cfi=" "cfn=" */
     bool call_pending;              /* "calls=" read, its cost line is next */
+    bool cost_blocks;               /* block_lines_one() may run */
     uint32_t callee;
     uint64_t call_count;            /* the count of the pending "calls=" */
     uint64_t call_line;
@@ -1320,15 +1323,11 @@ static bool known_name_id(const struct parser *P, enum name_kind kind, const cha
  * taken have none) and its dispatch on the key.  Returns the next line's
  * start, or NULL, with nothing done, for any other line or form:
  * parse_line() then reads it, and gives the error if there is one. */
-HOT_LOOP_CLONES
-static const char *fast_position_line(struct parser *P, const char *p)
+static inline __attribute__((always_inline)) const char *
+position_line_of_bits(struct parser *P, const char *p, const struct line_bits *b)
 {
-    /* The line's bits made again here, not passed: the cost line loop
-     * keeps its own in registers that way. */
     if (P->call_pending)
         return NULL; /* the call's cost line is next: position_line() says so */
-    struct line_bits bits, *b = &bits;
-    line_bits(p, b);
     if (b->len >= LINE_BITS_MAX - 1)
         return NULL;
     const char *end = p + b->len;
@@ -1379,6 +1378,16 @@ static const char *fast_position_line(struct parser *P, const char *p)
     }
     P->r->lineno++;
     return end + 1;
+}
+
+/* The line's bits made again here, not passed: the cost line loop keeps
+ * its own in registers that way. */
+HOT_LOOP_CLONES
+static const char *fast_position_line(struct parser *P, const char *p)
+{
+    struct line_bits b;
+    line_bits(p, &b);
+    return position_line_of_bits(P, p, &b);
 }
 
 /* Whether cost lines can go through plain_lines(): one event column
@@ -1539,12 +1548,148 @@ PLAIN_LINES_MODE(plain_lines_one_lines, false, true)
 PLAIN_LINES_MODE(plain_lines_all, true, false)
 PLAIN_LINES_MODE(plain_lines_all_lines, true, true)
 
+#if COST_BLOCKS
+/* The value of len (1 to 19) decimal digits at p, which has 8 bytes:
+ * up to 8 digits by word operations (treescan.h's aligned digits). */
+static inline COST_BLOCKS_TARGET uint64_t block_decimal(const char *p, unsigned len)
+{
+    if (len <= 8)
+        return aligned_value((load64(p) ^ ASCII_ZEROS) << (8 * (8 - len)));
+    return plain_decimal(p, len);
+}
+
+/* Whether the line of bits `line` (its tokens' first bytes `tokens`) of
+ * the block at p, which has no odd byte (block_odd_bytes()), is a plain
+ * cost line: npos subpositions, the signs and '*' among them, then at
+ * most max_tokens - npos costs.  If so, *cost is its cost in `column` (0
+ * if it has fewer costs), as plain_cost_line() and plain_cost_at() read
+ * it. */
+static inline COST_BLOCKS_TARGET bool block_cost(const char *p, const struct block_bits *b,
+                                                 uint64_t tokens, uint64_t line, size_t npos,
+                                                 size_t column, size_t max_tokens,
+                                                 uint64_t *cost)
+{
+    size_t n = (size_t)_mm_popcnt_u64(tokens);
+    if (n < npos || n > max_tokens)
+        return false;
+    uint64_t costs = tokens;
+    for (size_t i = 0; i < npos; i++)
+        costs = _blsr_u64(costs);
+    /* the signs and '*' before the first cost (none if there is none:
+     * then costs & -costs is 0, and 0 - 1 all ones) */
+    if (b->marks & line & ~(_blsi_u64(costs) - 1))
+        return false;
+    for (size_t i = 0; i < column && costs; i++)
+        costs = _blsr_u64(costs);
+    *cost = 0;
+    if (costs) {
+        unsigned at = (unsigned)_tzcnt_u64(costs);
+        *cost = block_decimal(p + at, (unsigned)_tzcnt_u64(~(b->digit >> at)));
+    }
+    return true;
+}
+
+/* plain_lines_one()'s work (one event, no "line" subposition wanted) 64
+ * bytes at a time (costblocks.h): of each block, every line whose '\n'
+ * is in it is read with the block's masks, a plain cost line here, any
+ * other line by position_line_of_bits(); the next block starts after the
+ * last of them.  The self costs of a function's run of lines are
+ * summed and added once, as in plain_lines_npos().  Stops at the first
+ * line neither takes, and where fewer than COST_BLOCK_READ bytes are left
+ * (LINE_BITS_MAX for a position line); returns where it stopped. */
+static inline __attribute__((always_inline)) COST_BLOCKS_TARGET const char *
+block_lines_npos(struct parser *P, const char *p, const char *limit, size_t npos)
+{
+    size_t column = P->single_column;
+    size_t max_tokens = npos + P->events.ncolumns;
+    struct fn_node *node = NULL; /* the function `sum` is of, if any */
+    uint64_t *row = NULL, sum = 0, room = 0;
+    while (limit - p >= COST_BLOCK_READ) {
+        struct block_bits b;
+        block_classify(p, &b);
+        uint64_t ends = b.newline; /* of the block's whole lines */
+        if (!ends)
+            break;
+        uint64_t token = ~(b.blank | b.newline);
+        uint64_t starts = token & ~(token << 1); /* p starts a line: bit 0 too */
+        uint64_t odd = block_odd_bytes(&b, starts, ends << 1 | 1);
+        uint64_t done = 0; /* the bits of the lines read */
+        for (; ends; ends = _blsr_u64(ends)) {
+            uint64_t line = _blsmsk_u64(ends) & ~done;
+            uint64_t cost;
+            if (!(odd & line) &&
+                block_cost(p, &b, starts & line, line, npos, column, max_tokens, &cost)) {
+                P->r->lineno++; /* before cost_line_values(), whose errors cite it */
+                if (!node)
+                    node = run_start(P, &room, &sum, &row);
+                if (node && cost <= room) {
+                    room -= cost;
+                    sum += cost;
+                    P->jump_pending = false;
+                } else {
+                    if (node) {
+                        add_run_sum(P, node, sum);
+                        node = NULL;
+                    }
+                    cost_line_values(P, 0, 0, cost); /* no address or line wanted */
+                }
+            } else {
+                if (node) { /* the line may change the function */
+                    add_run_sum(P, node, sum);
+                    node = NULL;
+                }
+                /* the line's bits as line_bits() makes them (bits past
+                 * its '\n' are not looked at) */
+                unsigned from = (unsigned)_tzcnt_u64(line);
+                struct line_bits lb = {b.digit >> from, b.blank >> from,
+                                       (unsigned)_tzcnt_u64(ends) - from};
+                const char *at = p + from;
+                if (limit - at < LINE_BITS_MAX || !position_line_of_bits(P, at, &lb)) {
+                    p = at;
+                    goto stop;
+                }
+            }
+            done |= line;
+        }
+        p += _mm_popcnt_u64(done); /* bits 0 to the last '\n' */
+    }
+stop:
+    if (node)
+        add_run_sum(P, node, sum);
+    return p;
+}
+
+/* block_lines_npos() made for the usual numbers of subpositions, as
+ * plain_lines_one() is. */
+COST_BLOCKS_TARGET
+static const char *block_lines_one(struct parser *P, const char *p, const char *limit)
+{
+    switch (P->npositions) {
+    case 1:
+        return block_lines_npos(P, p, limit, 1);
+    case 2:
+        return block_lines_npos(P, p, limit, 2);
+    default:
+        return block_lines_npos(P, p, limit, P->npositions);
+    }
+}
+#endif
+
 static const char *plain_lines(struct parser *P, const char *p, const char *limit)
 {
     bool lines = P->t->opt.want_lines && P->line_pos != SIZE_MAX;
     if (P->nothers)
         return lines ? plain_lines_all_lines(P, p, limit) : plain_lines_all(P, p, limit);
-    return lines ? plain_lines_one_lines(P, p, limit) : plain_lines_one(P, p, limit);
+    if (lines)
+        return plain_lines_one_lines(P, p, limit);
+#if COST_BLOCKS
+    /* A line the blocks do not take is left to the caller, which reads
+     * that one line and comes back: not to plain_lines_one(), which would
+     * go on a line at a time. */
+    if (P->cost_blocks)
+        return block_lines_one(P, p, limit);
+#endif
+    return plain_lines_one(P, p, limit);
 }
 
 /* The body lines at the reader's position, as many as follow each other
@@ -1690,6 +1835,10 @@ int read_callgrind(struct linereader *r, const char *first, size_t first_len,
     part_init(&P->part);
     P->prof = &P->part.prof;
     P->part.by_address = t->opt.by_address;
+    /* CALLGRIND_FOLD_COST_BLOCKS=0: a line at a time only, for tests that
+     * both ways read the same */
+    const char *blocks = getenv("CALLGRIND_FOLD_COST_BLOCKS");
+    P->cost_blocks = cost_blocks_available() && !(blocks && strcmp(blocks, "0") == 0);
     if (t->opt.by_address)
         part_expect_bytes(&P->part, t->input_bytes);
     P->empty_name = strtab_intern(t->names, "", 0);
