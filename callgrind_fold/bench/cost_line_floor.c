@@ -11,9 +11,10 @@
  *             line in the block checked together, then each line's tokens
  *             counted and its cost read
  *
- * Both scanners check what the reader's plain path checks (scan.h,
- * plain_cost_line(): tokens, signs and '*' in the subpositions only, no
- * number of 20 digits, no more costs than events) but nothing else: the
+ * Both scanners check a line with the reader's own functions
+ * (src/read/costblocks.h: block_odd_bytes(), block_cost(); tokens, signs
+ * and '*' in the subpositions only, no number of 20 digits, no more
+ * costs than events) but do nothing else: the
  * other lines ("fn=", "calls=", ...) are only skipped, nothing is
  * interned, no function gets its cost.  So their time is a floor for the
  * cost lines, not a reader.  Each prints the sum of the wanted column,
@@ -38,122 +39,31 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
 
-#define AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
+#include "read/costblocks.h"
+
+#if COST_BLOCKS
+
+#define AVX2 COST_BLOCKS_TARGET
 
 struct result {
     uint64_t sum, taken, skipped;
 };
 
-static uint64_t load64(const char *p)
-{
-    uint64_t x;
-    memcpy(&x, p, 8);
-    return x;
-}
-
-/* The value of len (1 to 19) digits at p; up to 8 by word operations. */
-static uint64_t digits_value(const char *p, unsigned len)
-{
-    if (len <= 8) { /* the digits to the top bytes, then pairs, fours, eights */
-        uint64_t y = (load64(p) ^ 0x3030303030303030u) << (8 * (8 - len));
-        y = (y * 10 + (y >> 8)) & 0x00FF00FF00FF00FFu;
-        y = (y * 100 + (y >> 16)) & 0x0000FFFF0000FFFFu;
-        return (y * 10000 + (y >> 32)) & 0xFFFFFFFFu;
-    }
-    uint64_t v = 0;
-    for (unsigned i = 0; i < len; i++)
-        v = v * 10 + (unsigned)(p[i] - '0');
-    return v;
-}
-
-/* Bit i: a run of 20 or more set bits of m starts at i. */
-static uint64_t runs_of_20(uint64_t m)
-{
-    m &= m >> 1;
-    m &= m >> 2;
-    m &= m >> 4;
-    m &= m >> 8;
-    return m & m >> 4;
-}
-
-static inline AVX2 uint64_t mask_of(__m256i lo, __m256i hi)
-{
-    return (uint64_t)(uint32_t)_mm256_movemask_epi8(lo) |
-           (uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32;
-}
-
-/* The five byte classes of the 64 bytes at p. */
-struct classes {
-    uint64_t digit, blank, newline, star, sign;
-};
-
-static inline AVX2 void classify64(const char *p, struct classes *c)
-{
-    __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
-    const __m256i shift = _mm256_set1_epi8((char)(0x80 - '0'));
-    const __m256i below = _mm256_set1_epi8((char)(-128 + 10)); /* digits: -128..-119 */
-    c->digit = mask_of(_mm256_cmpgt_epi8(below, _mm256_add_epi8(lo, shift)),
-                       _mm256_cmpgt_epi8(below, _mm256_add_epi8(hi, shift)));
-#define EQUAL(ch) mask_of(_mm256_cmpeq_epi8(lo, _mm256_set1_epi8(ch)), \
-                          _mm256_cmpeq_epi8(hi, _mm256_set1_epi8(ch)))
-    c->blank = EQUAL(' ');
-    c->newline = EQUAL('\n');
-    c->star = EQUAL('*');
-    c->sign = EQUAL('+') | EQUAL('-');
-#undef EQUAL
-}
-
-/* The same of the 32 bytes at p (the bits above 31 clear). */
-static inline AVX2 void classify32(const char *p, struct classes *c)
+/* block_classify() (costblocks.h) of the 32 bytes at p: the bits above 31
+ * clear.  A line at a time, the usual line ends within them. */
+static inline AVX2 void classify32(const char *p, struct block_bits *b)
 {
     __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
     const __m256i shift = _mm256_set1_epi8((char)(0x80 - '0'));
     const __m256i below = _mm256_set1_epi8((char)(-128 + 10));
 #define EQUAL(ch) (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(ch)))
-    c->digit = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(below, _mm256_add_epi8(v, shift)));
-    c->blank = EQUAL(' ');
-    c->newline = EQUAL('\n');
-    c->star = EQUAL('*');
-    c->sign = EQUAL('+') | EQUAL('-');
+    b->digit = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(below, _mm256_add_epi8(v, shift)));
+    b->blank = EQUAL(' ');
+    b->newline = EQUAL('\n');
+    b->star = EQUAL('*');
+    b->marks = b->star | EQUAL('+') | EQUAL('-');
 #undef EQUAL
-}
-
-/* The line whose bits are `line` in a block of classes c: its wanted
- * cost into *cost, or 0 if its tokens are not a plain cost line's. */
-static inline AVX2 int cost_of_line(const char *p, const struct classes *c, uint64_t starts,
-                                    uint64_t line, unsigned npos, unsigned ncolumns,
-                                    uint64_t *cost)
-{
-    uint64_t tokens = starts & line;
-    unsigned n = (unsigned)_mm_popcnt_u64(tokens);
-    if (n < npos || n > npos + ncolumns)
-        return 0;
-    uint64_t costs = tokens;
-    for (unsigned i = 0; i < npos; i++)
-        costs = _blsr_u64(costs);
-    if ((c->star | c->sign) & line & ~(_blsi_u64(costs) - 1))
-        return 0; /* a sign or '*' in a cost */
-    *cost = 0;
-    if (costs) {
-        unsigned at = (unsigned)_tzcnt_u64(costs);
-        *cost = digits_value(p + at, (unsigned)_tzcnt_u64(~(c->digit >> at)));
-    }
-    return 1;
-}
-
-/* What a line's or a block's bytes must not have: the bits of the bytes
- * that no plain cost line has there. */
-static inline AVX2 uint64_t bad_bytes(const struct classes *c, uint64_t starts,
-                                      uint64_t line_starts)
-{
-    uint64_t token = ~(c->blank | c->newline), marks = c->star | c->sign;
-    return ~(c->digit | c->blank | c->newline | marks) | (marks & ~starts) |
-           (c->sign & ~(c->digit >> 1)) | (c->star & (c->digit >> 1)) |
-           (line_starts & ~token) | runs_of_20(c->digit);
 }
 
 static const char *skip_line(const char *p, const char *end)
@@ -162,22 +72,24 @@ static const char *skip_line(const char *p, const char *end)
     return nl ? nl + 1 : end;
 }
 
+/* The reader's checks (block_odd_bytes(), block_cost()) a line at a
+ * time; lines of 32 bytes or more are skipped. */
 AVX2 static struct result scan_lines(const char *p, const char *end, unsigned npos,
                                      unsigned ncolumns)
 {
     struct result r = {0, 0, 0};
-    while (end - p >= 72) {
-        struct classes c;
-        classify32(p, &c);
-        uint32_t nl = (uint32_t)c.newline;
+    while (end - p >= COST_BLOCK_READ) {
+        struct block_bits b;
+        classify32(p, &b);
+        uint32_t nl = (uint32_t)b.newline;
         if (nl) {
             unsigned len = (unsigned)_tzcnt_u32(nl);
             uint64_t line = _bzhi_u64(~(uint64_t)0, len);
-            uint64_t token = ~(c.blank | c.newline) & line;
+            uint64_t token = ~(b.blank | b.newline) & line;
             uint64_t starts = token & ~(token << 1);
             uint64_t cost;
-            if (!(bad_bytes(&c, starts, 1) & line) &&
-                cost_of_line(p, &c, starts, line, npos, ncolumns, &cost)) {
+            if (!(block_odd_bytes(&b, starts, 1) & line) &&
+                block_cost(p, &b, starts, line, npos, 0, npos + ncolumns, &cost)) {
                 r.sum += cost;
                 r.taken++;
                 p += len + 1;
@@ -190,27 +102,30 @@ AVX2 static struct result scan_lines(const char *p, const char *end, unsigned np
     return r;
 }
 
+/* The same 64 bytes at a time, as the reader's block_lines_one(), but
+ * every other line only skipped. */
 AVX2 static struct result scan_blocks(const char *p, const char *end, unsigned npos,
                                       unsigned ncolumns)
 {
     struct result r = {0, 0, 0};
-    while (end - p >= 72) {
-        struct classes c;
-        classify64(p, &c);
-        uint64_t ends = c.newline & ~((uint64_t)1 << 63); /* whole lines only */
+    while (end - p >= COST_BLOCK_READ) {
+        struct block_bits b;
+        block_classify(p, &b);
+        uint64_t ends = b.newline; /* of the block's whole lines */
         if (!ends) {
             r.skipped++;
             p = skip_line(p, end);
             continue;
         }
-        uint64_t token = ~(c.blank | c.newline);
+        uint64_t token = ~(b.blank | b.newline);
         uint64_t starts = token & ~(token << 1);
-        uint64_t bad = bad_bytes(&c, starts, (ends << 1) | 1);
+        uint64_t odd = block_odd_bytes(&b, starts, (ends << 1) | 1);
         uint64_t done = 0;
         for (; ends; ends = _blsr_u64(ends)) {
             uint64_t line = _blsmsk_u64(ends) & ~done, cost;
             done |= line;
-            if (!(bad & line) && cost_of_line(p, &c, starts, line, npos, ncolumns, &cost)) {
+            if (!(odd & line) &&
+                block_cost(p, &b, starts & line, line, npos, 0, npos + ncolumns, &cost)) {
                 r.sum += cost;
                 r.taken++;
             } else {
@@ -232,8 +147,8 @@ AVX2 static struct result count_newlines(const char *p, const char *end, unsigne
     for (; end - p >= 64; p += 64) {
         __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
         __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
-        r.taken += (uint64_t)_mm_popcnt_u64(mask_of(_mm256_cmpeq_epi8(lo, nl),
-                                                    _mm256_cmpeq_epi8(hi, nl)));
+        r.taken += (uint64_t)_mm_popcnt_u64(block_mask(_mm256_cmpeq_epi8(lo, nl),
+                                                       _mm256_cmpeq_epi8(hi, nl)));
     }
     return r;
 }

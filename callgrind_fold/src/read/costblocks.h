@@ -18,6 +18,7 @@
 #define CF_READ_COSTBLOCKS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Whether this build and this CPU run the blocks. */
@@ -27,10 +28,13 @@ bool cost_blocks_available(void);
 #define COST_BLOCKS 1
 #include <immintrin.h>
 
+#include "scan.h"     /* plain_decimal() */
+#include "treescan.h" /* aligned digits */
+
 #define COST_BLOCKS_TARGET __attribute__((target("avx2,bmi,bmi2,popcnt")))
 
 /* How many bytes a block reads from its start: the 64 it classifies,
- * and 8 from a cost's first byte (a word, block_decimal() in parse.c),
+ * and 8 from a cost's first byte (a word, block_decimal() below),
  * which may be byte 62. */
 #define COST_BLOCK_READ 72
 
@@ -86,6 +90,46 @@ static inline COST_BLOCKS_TARGET uint64_t block_odd_bytes(const struct block_bit
     run &= run >> 8;
     run &= run >> 4;
     return odd | run;
+}
+
+/* The value of len (1 to 19) decimal digits at p, which has 8 bytes:
+ * up to 8 digits by word operations (treescan.h's aligned digits). */
+static inline COST_BLOCKS_TARGET uint64_t block_decimal(const char *p, unsigned len)
+{
+    if (len <= 8)
+        return aligned_value((load64(p) ^ ASCII_ZEROS) << (8 * (8 - len)));
+    return plain_decimal(p, len);
+}
+
+/* Whether the line of bits `line` (its tokens' first bytes `tokens`) of
+ * the block at p, which has no odd byte (block_odd_bytes()), is a plain
+ * cost line: npos subpositions, the signs and '*' among them, then at
+ * most max_tokens - npos costs.  If so, *cost is its cost in `column` (0
+ * if it has fewer costs), as plain_cost_line() and plain_cost_at() read
+ * it. */
+static inline COST_BLOCKS_TARGET bool block_cost(const char *p, const struct block_bits *b,
+                                                 uint64_t tokens, uint64_t line, size_t npos,
+                                                 size_t column, size_t max_tokens,
+                                                 uint64_t *cost)
+{
+    size_t n = (size_t)_mm_popcnt_u64(tokens);
+    if (n < npos || n > max_tokens)
+        return false;
+    uint64_t costs = tokens;
+    for (size_t i = 0; i < npos; i++)
+        costs = _blsr_u64(costs);
+    /* the signs and '*' before the first cost (none if there is none:
+     * then costs & -costs is 0, and 0 - 1 all ones) */
+    if (b->marks & line & ~(_blsi_u64(costs) - 1))
+        return false;
+    for (size_t i = 0; i < column && costs; i++)
+        costs = _blsr_u64(costs);
+    *cost = 0;
+    if (costs) {
+        unsigned at = (unsigned)_tzcnt_u64(costs);
+        *cost = block_decimal(p + at, (unsigned)_tzcnt_u64(~(b->digit >> at)));
+    }
+    return true;
 }
 
 #else

@@ -39,12 +39,10 @@ static inline uint64_t edge_key_hash(uint32_t caller, uint32_t callee)
     return hash_mix(caller, callee);
 }
 
-/* Room for one more entry; the entries already in, placed again by the
- * hash of their keys (edges when `edges`, else nodes). */
-static void index_reserve(struct entry_index *ix, const struct profile *p, bool edges)
+/* The table doubled; the entries already in, placed again by the hash
+ * of their keys (edges when `edges`, else nodes). */
+static void index_grow(struct entry_index *ix, const struct profile *p, bool edges)
 {
-    if ((ix->count + 1) * 2 <= ix->capacity)
-        return;
     struct entry_index old = *ix;
     ix->capacity = old.capacity ? old.capacity * 2 : 64;
     ix->slots = xcalloc(ix->capacity, sizeof *ix->slots);
@@ -65,6 +63,13 @@ static void index_reserve(struct entry_index *ix, const struct profile *p, bool 
         ix->slots[j] = v;
     }
     free(old.slots);
+}
+
+/* Room for one more entry.  Inline: every lookup that may insert asks. */
+static inline void index_reserve(struct entry_index *ix, const struct profile *p, bool edges)
+{
+    if ((ix->count + 1) * 2 > ix->capacity)
+        index_grow(ix, p, edges);
 }
 
 /* The slot of the node with these keys, or the empty slot where it goes. */
