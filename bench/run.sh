@@ -52,6 +52,7 @@ calls_heavy | ./calls_heavy 15
 calls_shallow | ./calls_shallow 1000000
 loops       | ./loops_heavy 14
 startstop   | ./startstop 3000
+threads     | ./threads_turns 30
 python      | @PY@ -S @BENCH@/workloads/pywork.py 6
 sqlite      | sqlite3 -batch -readonly -init @BENCH@/workloads/sqlite_query.sql bench.db
 '
@@ -75,10 +76,14 @@ calls_shallow | --dump-folded  | same |  | --dump-folded=yes --folded-out-file=@
 sqlite      | --dump-folded  | same |  | --dump-folded=yes --folded-out-file=@WORK@/out/folded
 startstop   | START/STOP x3000 | same | --instr-atstart=no | --instr-atstart=no
 startstop   | START/STOP x3000, --dump-folded | same | --instr-atstart=no | --instr-atstart=no --dump-folded=yes --folded-out-file=@WORK@/out/folded
+threads     | --separate-threads | - | --separate-threads=yes --combine-dumps=yes | --separate-threads=yes --combine-dumps=yes
+threads     | --separate-threads, --dump-folded | - | --separate-threads=yes --combine-dumps=yes | --separate-threads=yes --combine-dumps=yes --dump-folded=yes --folded-out-file=@WORK@/out/folded
 '
 # Mark a row "-" in the events column if the check cannot apply to it.
 # The --dump-folded rows compare with stock without it; the cost of the
-# option is their ratio divided by the "no new options" row's.
+# option is their ratio divided by the "no new options" row's.  The
+# threads rows are "-": the main thread's count (its waits in
+# pthread_join) changes from run to run, in stock too.
 
 # ---------------------------------------------------------------------------
 say() { printf '%s\n' "$*" >&2; }
