@@ -60,4 +60,18 @@ if [ -x "$fold" ]; then
     echo "demo: $out/inlined.folded (callgrind_fold --inline: inlined functions as frames)"
     echo "demo: $out/inlined.svg (flame graph of it)"
 fi
+if [ -x "$fold" ]; then
+    # A harness whose benchmarks run on a thread pool (examples/pool.c),
+    # under a benchmark runner's command line with --separate-threads=yes:
+    # each benchmark is one part, a section per thread; the report shows
+    # one row per benchmark and draws every thread under its own frame.
+    "$vg" --tool=callgrind --instr-atstart=no --separate-threads=yes --combine-dumps=yes \
+        --cache-sim=yes --callgrind-out-file="$out/pool.callgrind.out" \
+        --dump-folded=yes --folded-out-file="$out/pool.tree" \
+        $bin/pool > "$out/pool.stdout" 2> "$out/pool.valgrind.log"
+    "$fold" -f html --title="pool: benchmarks on a thread pool" -o "$out/pool.html" "$out/pool.tree"
+    "$fold" -f md "$out/pool.tree" > "$out/pool.md"
+    echo "demo: $out/pool.html (report of a thread-pool harness: a row per benchmark, a frame per thread)"
+    echo "demo: $out/pool.md (the same table in markdown)"
+fi
 echo "demo: outputs are in $out"

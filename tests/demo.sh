@@ -1,7 +1,8 @@
 #!/bin/sh
 # `make demo` (scripts/demo.sh, with the build already installed): its
 # outputs exist, folded files sum to their callgrind.out's totals, and the
-# --inline demo shows the optimised example's inlined helpers as frames.
+# --inline demo shows the optimised example's inlined helpers as frames,
+# the thread-pool demo's report a row per benchmark.
 . "$(dirname "$0")/lib.sh"
 out=$top/demo
 # The demo writes a flame graph of each run and the inflated debug files
@@ -28,4 +29,7 @@ check "inlined: helpers as frames below update" \
     grep -q ";main;update;mix \[inlined\];rotate \[inlined\] [0-9]" "$out/inlined.folded"
 check "inlined: flame graph names the inlined frames" \
     grep -q "mix \[inlined\]" "$out/inlined.svg"
+check "pool: report page" grep -q 'id="cf-main"' "$out/pool.html"
+check "pool: one markdown row per benchmark" \
+    [ "$(grep -c '^| bench' "$out/pool.md")" = 2 ]
 finish
