@@ -71,7 +71,7 @@ def decode_profile(raw):
             "default_sample_type": st[one(p, 14)],
             "period_type": vt(p[11][0]) if 11 in p else None,
             "comments": [st[i] for i in _packed(p.get(13, []))],
-            "samples": [], "mappings": {}, "locations": {}, "functions": {}}
+            "samples": [], "labels": [], "mappings": {}, "locations": {}, "functions": {}}
     for b in p.get(3, []):
         m = decode_message(b)
         prof["mappings"][one(m, 1)] = {
@@ -89,6 +89,11 @@ def decode_profile(raw):
     for b in p.get(2, []):
         m = decode_message(b)
         prof["samples"].append((_packed(m.get(1, [])), _packed(m.get(2, []))))
+        labels = {}
+        for lb in m.get(3, []):
+            lm = decode_message(lb)
+            labels[st[one(lm, 1)]] = st[one(lm, 2)] if 2 in lm else one(lm, 3)
+        prof["labels"].append(labels)
     return prof
 
 
