@@ -9,9 +9,11 @@
  *
  * struct run owns what lives as long as the run: the names, the summed
  * stacks, the call arcs, the inline stage's context, the estimate verdict
- * and, for -f pprof, the counts of every event; for -f html, -f md and
- * -f svg each part kept apart (its own stacks, re-rooted at the user's
- * code for pictures unless --full-stacks: parts.c). The readers hand it each
+ * and, for -f pprof, the counts of every event; for -f html, md, svg,
+ * speedscope, pprof and --thread-frames each section kept apart in its
+ * part (its own stacks, re-rooted at the user's code for pictures unless
+ * --full-stacks; the sections of a part, its threads, put together once
+ * every input is read: parts.c). The readers hand it each
  * callgrind part through a struct part_sink (read.h), so read/ knows
  * nothing of the later stages; the writers get a struct render_job
  * (write/job.h) filled from it. main.c only parses options. */

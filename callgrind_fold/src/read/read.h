@@ -16,7 +16,10 @@
  *   - folded trees and folded text, which are exact stacks already,
  *     straight into the target's struct stacks;
  *   - what the inputs say besides costs (notes.c: events, their long
- *     names, "cmd:" and "desc:" lines) when asked for.
+ *     names, "cmd:" and "desc:" lines) when asked for;
+ *   - with keep_parts, each section's thread and part (struct part_info;
+ *     sections.c checks the sections of one part against each other and
+ *     makes --thread's choice).
  * Depends on the stacks model (stacks/stacks.h) and util/ only. Errors
  * come back as struct diag ("FILE:LINE: message"). */
 #ifndef CF_READ_READ_H
