@@ -125,8 +125,8 @@ def test_md_rows(binary, tag, check):
         rc2, out2, err2 = fold(binary, ["-f", "md", "--title=pool"] + shuffled)
         check(tag + "threads/md-inputs-in-any-order/" + name, rc2 == 0 and out2 == out, err2)
     rc, out, err = fold(binary, ["-f", "md", "--title=pool", POOL_OUT])
-    check(tag + "threads/md-golden", rc == 0 and out == expected_file("pool.md.expected") and err == "",
-          err + out)
+    check(tag + "threads/md-golden",
+          rc == 0 and out == expected_file("pool.md.expected") and err == "", err + out)
 
 
 def test_diff(binary, tag, check):
@@ -157,15 +157,17 @@ def test_diff_svg(binary, tag, check):
     """--diff -f svg: the old run's threads drawn as the new one's (the
     unnamed main thread paired by order, its id differing)."""
     rc, out, err = fold(binary, ["--diff=" + POOL_TREE, "-f", "svg", POOL_B_TREE])
-    roots = []
+    roots, titles = [], {}
     if rc == 0:
         _, frames = svg_frames(out.encode())
         frame_paths(frames)
         roots = [f["name"] for f in frames if f.get("depth") == 1]
+        titles = {f["name"]: f["title"] for f in frames if f.get("depth") == 1}
     new = {label(s) for s in sections([POOL_B_TREE]) if any(s["totals"])}
+    old_main = sum(s["totals"][0] for s in sections([POOL_TREE]) if not s["name"])
     check(tag + "threads/diff-svg-threads-paired",
           rc == 0 and sorted(roots) == sorted(new) and "thread 1167" not in out and
-          "thread 1171" in roots, "%s %s" % (roots, err))
+          ", before %d," % old_main in titles.get("thread 1171", ""), "%s %s" % (titles, err))
 
 
 # ---- --thread, --thread-frames ---------------------------------------------------
@@ -283,6 +285,67 @@ def test_pictures(binary, tag, check):
     check(tag + "threads/svg-one-thread-no-frame", rc == 0 and ">pool-2 (" not in out, err)
 
 
+# ---- threads sharing a name, metadata of several threads --------------------------
+
+def shared_tree(pid, first):
+    """A tree of one benchmark run by an unnamed thread and two threads
+    named alike, "worker" (a pool's threads often are), ids from
+    `first`; then CodSpeed's zero-cost metadata part, one section per
+    thread."""
+    def section(part, thread, name, trigger, body):
+        return ("\npart: %d\nthread: %d\n%sdesc: Trigger: %s\n%s" %
+                (part, thread, "desc: Thread name: %s\n" % name if name else "", trigger, body))
+    text = ("# callgrind folded tree\nversion: 1\npid: %d\ncmd: ./shared\nevents: Ir\n" % pid)
+    text += section(1, first, None, "Client Request: Metadata: harness 1.0", "totals: 0\n")
+    text += section(1, first + 1, "worker", "Client Request: Metadata: harness 1.0",
+                    "totals: 0\n")
+    bench = "Client Request: crunch"
+    text += section(2, first, None, bench, "fn: 1 main\n1 1 5\ntotals: 5\n")
+    workers = [section(2, first + 1, "worker", bench, "fn: 2 work\n1 2 100\ntotals: 100\n"),
+               section(2, first + 2, "worker", bench, "fn: 2 work\n1 2 300\ntotals: 300\n")]
+    text += "".join(workers)
+    return text
+
+
+def test_shared_names(binary, tag, check):
+    """Threads sharing a name are told apart by their ids, and in a
+    --diff paired by their order among themselves; a metadata part's
+    text is said once however many threads wrote it."""
+    old, new = os.path.join(WORK, "shared_old.tree"), os.path.join(WORK, "shared_new.tree")
+    with open(old, "w") as f:
+        f.write(shared_tree(100, 100))
+    with open(new, "w") as f:
+        f.write(shared_tree(200, 200))
+    rc, out, err = fold(binary, ["--thread-frames", old])
+    check(tag + "threads/shared-name-told-apart",
+          rc == 0 and out == "thread 100;main 5\nworker (thread 101);work 100\n"
+          "worker (thread 102);work 300\n", err + out)
+    rc, out, err = fold(binary, ["--thread-frames", "--diff=" + old, new])
+    check(tag + "threads/shared-name-diff-paired-by-order",
+          rc == 0 and out == "thread 200;main 5 5\nworker (thread 201);work 100 100\n"
+          "worker (thread 202);work 300 300\n", err + out)
+    rc, out, err = fold(binary, ["-f", "md", old])
+    check(tag + "threads/metadata-said-once",
+          rc == 0 and out.count("harness 1.0") == 1 and "| crunch | 405 |" in out,
+          err + out)
+
+
+def test_file_per_thread_order(binary, tag, check):
+    """From a file per thread, given in any order, a part's threads are
+    in the order of their ids (the main thread's, the pid, first)."""
+    want = [["thread 1176", "pool-0", "pool-1", "pool-2"]] * 2
+    import html_tests
+    for files in (SPLIT_TREE, SPLIT_TREE[::-1]):
+        page = os.path.join(WORK, "split.html")
+        rc, out, err = fold(binary, ["-f", "html", "-o", page] + files)
+        got = None
+        if rc == 0:
+            meta, _, _ = html_tests.decode_page(open(page, "rb").read())
+            got = [p["threads"] for p in meta["parts"]]
+        check(tag + "threads/file-per-thread-in-id-order/" +
+              ("sorted" if files == SPLIT_TREE else "reversed"), got == want, "%s %s" % (got, err))
+
+
 # ---- malformed: a part split across files ----------------------------------------
 
 def test_split_disagreeing(binary, tag, check):
@@ -351,3 +414,5 @@ def run_all(binary, tag, check):
     test_thread_frames(binary, tag, check)
     test_pictures(binary, tag, check)
     test_split_disagreeing(binary, tag, check)
+    test_shared_names(binary, tag, check)
+    test_file_per_thread_order(binary, tag, check)
