@@ -150,7 +150,17 @@ static const char render_usage_text[] =
     "                     a thread's start routine, else at the deepest frame\n"
     "                     every stack passes through; the frames below become\n"
     "                     one frame naming the process (from \"cmd:\"). Totals\n"
-    "                     stay\n";
+    "                     stay\n"
+    "\n"
+    "Threads (callgrind --separate-threads=yes):\n"
+    "  The sections of one part, one per thread, in one file or a file per\n"
+    "  thread (given in any order), are one benchmark: html and md have one\n"
+    "  row for it, the sum of its threads; --diff compares those sums, and\n"
+    "  pairs the threads by name, then by order. The pictures put each\n"
+    "  thread's stacks under a frame naming it (html: a part of two threads\n"
+    "  or more, the one that triggered the dump first; svg, speedscope: when\n"
+    "  some part has two); pprof gives each sample the labels thread and\n"
+    "  lwpid instead.\n";
 
 static uint64_t parse_part(const char *s)
 {

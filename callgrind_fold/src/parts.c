@@ -25,10 +25,17 @@ static char *dup_text(const char *s, size_t n)
     return d;
 }
 
-/* A section starts: its costs go to stacks of its own. */
-static void run_part_start(void *arg, struct read_target *t)
+/* A section starts: its costs go to stacks of its own, unless the
+ * format needs them only to put a thread frame on top and it names no
+ * thread (then straight into the run's, as without parts kept). */
+static void run_part_start(void *arg, struct read_target *t, const struct part_info *info)
 {
     struct run *run = arg;
+    bool report = run->opt.render.format == FORMAT_HTML || run->opt.render.format == FORMAT_MD;
+    if (!info->has_thread && !report && !run->trim_roots) {
+        run->part_open = NULL;
+        return;
+    }
     struct stacks *s = xmalloc(sizeof *s);
     stacks_init(s);
     s->keep_sources = run->out.keep_sources; /* -f pprof's files and lines */
@@ -111,6 +118,8 @@ static int run_part_end(void *arg, const struct part_info *info, char *err, size
     (void)errlen;
     struct run *run = arg;
     struct stacks *s = run->part_open;
+    if (!s) /* read straight into the run's stacks */
+        return 0;
     run->part_open = NULL;
     fold_set_out(&run->fold, &run->out);
     run->in.stacks = &run->out;
@@ -415,12 +424,15 @@ static void choose_threaded(struct run *run, struct run *base)
 }
 
 /* The run's parts' stacks made of their sections: each part's own
- * (reports) or all summed into run->out. False if a sum overflows. */
+ * (-f html) or all summed into run->out; -f md, which shows totals
+ * only, sums its sections' (pipeline.c). False if a sum overflows. */
 static bool build_stacks(struct run *run)
 {
     enum render_format f = run->opt.render.format;
     bool report = f == FORMAT_HTML || f == FORMAT_MD;
     bool ok = true;
+    if (f == FORMAT_MD)
+        return true;
     for (size_t i = 0; i < run->nparts; i++) {
         struct kept_part *kp = &run->parts[i];
         struct stacks *to = &run->out;
@@ -445,7 +457,8 @@ static bool build_stacks(struct run *run)
 
 static void arrange(struct run *run)
 {
-    qsort(run->parts, run->nparts, sizeof *run->parts, compare_parts);
+    if (run->nparts > 1)
+        qsort(run->parts, run->nparts, sizeof *run->parts, compare_parts);
     parts_number_names(run);
     for (size_t i = 0; i < run->nparts; i++)
         order_sections(&run->parts[i]);

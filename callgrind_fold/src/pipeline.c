@@ -311,11 +311,28 @@ static int finish_parts(struct run *run)
 {
     choose_events(run);
     bool ok = true;
+    struct event_column *cols = xcalloc(run->nevents, sizeof *cols);
     for (size_t i = 0; i < run->nparts; i++) {
         struct kept_part *kp = &run->parts[i];
         kp->columns = xcalloc(run->nevents, sizeof *kp->columns);
-        ok &= take_event_columns(run, kp->stacks, kp->columns);
+        if (kp->stacks) {
+            ok &= take_event_columns(run, kp->stacks, kp->columns);
+            continue;
+        }
+        /* -f md: the sums of its sections (parts_assemble left them) */
+        for (size_t j = 0; j < kp->nsections; j++) {
+            struct kept_section *ks = &kp->sections[j];
+            memset(cols, 0, run->nevents * sizeof *cols);
+            ok &= take_event_columns(run, ks->stacks, cols);
+            for (size_t e = 0; e < run->nevents; e++) {
+                kp->columns[e].event = cols[e].event;
+                kp->columns[e].long_name = cols[e].long_name;
+                ok &= add_u64(kp->columns[e].total, cols[e].total, &kp->columns[e].total);
+                free(cols[e].count);
+            }
+        }
     }
+    free(cols);
     if (!ok) {
         fprintf(stderr, "callgrind_fold: summed counts overflow 64 bits\n");
         return EXIT_INPUT;

@@ -611,9 +611,9 @@ static int sections_part(void *arg, struct part *pt, char *err, size_t errlen)
     return 0;
 }
 
-static void sections_start(void *arg, struct read_target *t)
+static void sections_start(void *arg, struct read_target *t, const struct part_info *info)
 {
-    (void)arg, (void)t;
+    (void)arg, (void)t, (void)info;
 }
 
 static int sections_end(void *arg, const struct part_info *info, char *err, size_t errlen)

@@ -140,7 +140,8 @@ int read_folded(struct linereader *r, const char *first, size_t first_len,
         stacks_init(&scratch);
         t->stacks = &scratch;
     } else {
-        read_part_start(t); /* keep_parts: one part, numbered 1 */
+        struct part_info info = read_folded_part(t);
+        read_part_start(t, &info); /* keep_parts: one part, numbered 1 */
     }
     stacks_use_column(t->stacks, 0); /* with all_events: counts of every event */
     struct pending p = {0};

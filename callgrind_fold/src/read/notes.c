@@ -47,10 +47,10 @@ void read_target_free(struct read_target *t)
     free(t->thread_matched);
 }
 
-void read_part_start(struct read_target *t)
+void read_part_start(struct read_target *t, const struct part_info *info)
 {
     if (t->opt.keep_parts && t->sink.part_start)
-        t->sink.part_start(t->sink.arg, t);
+        t->sink.part_start(t->sink.arg, t, info);
 }
 
 int read_part_end(struct read_target *t, struct part_info *info, char *err, size_t errlen)
@@ -64,11 +64,16 @@ int read_part_end(struct read_target *t, struct part_info *info, char *err, size
     return t->sink.part_end(t->sink.arg, info, err, errlen);
 }
 
-int read_folded_part_end(struct read_target *t, char *err, size_t errlen)
+struct part_info read_folded_part(const struct read_target *t)
 {
     /* no pid, no thread: a part of its own input */
-    struct part_info info = {.number = 1, .folded_text = true,
-                             .process = section_input_process(t)};
+    return (struct part_info){.number = 1, .folded_text = true,
+                              .process = section_input_process(t)};
+}
+
+int read_folded_part_end(struct read_target *t, char *err, size_t errlen)
+{
+    struct part_info info = read_folded_part(t);
     return read_part_end(t, &info, err, errlen);
 }
 

@@ -585,8 +585,8 @@ static struct part_info part_info_of(struct parser *P)
 static void end_part(struct parser *P)
 {
     char err[sizeof P->d->msg];
-    read_part_start(P->t);
     struct part_info info = part_info_of(P);
+    read_part_start(P->t, &info);
     if (read_part_end(P->t, &info, err, sizeof err))
         fail(P, "%s", err);
 }
@@ -665,14 +665,14 @@ static void finish_part(struct parser *P)
         i += n + 1;
     }
     char err[sizeof P->d->msg];
-    read_part_start(t);
+    struct part_info info = part_info_of(P);
+    read_part_start(t, &info);
     for (size_t k = 0; k <= P->nothers; k++) {
         struct part *pt = k == 0 ? &P->part : &P->others[k - 1].part;
         pt->number = P->part_number;
         if (t->sink.part(t->sink.arg, pt, err, sizeof err))
             fail(P, "%s", err);
     }
-    struct part_info info = part_info_of(P);
     if (read_part_end(t, &info, err, sizeof err))
         fail(P, "%s", err);
 }

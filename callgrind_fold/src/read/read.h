@@ -123,10 +123,12 @@ struct part_sink {
     /* With keep_parts, for every input kind (a callgrind part, a folded
      * tree's part, a file of folded stacks as one part numbered 1): a
      * part that passes --part is announced before any of its costs are
-     * added, and closed after the last. part_start may point t->stacks
-     * at other stacks (the part's own): readers take it up again after
-     * the call, frame ids included. part_end returns as `part`. */
-    void (*part_start)(void *arg, struct read_target *t);
+     * added, with what its header says (info: its thread, which part;
+     * descs not yet), and closed after the last. part_start may point
+     * t->stacks at other stacks (the part's own): readers take it up
+     * again after the call, frame ids included. part_end returns as
+     * `part`. */
+    void (*part_start)(void *arg, struct read_target *t, const struct part_info *info);
     int (*part_end)(void *arg, const struct part_info *info, char *err, size_t errlen);
 };
 
@@ -158,9 +160,10 @@ void read_target_free(struct read_target *t);
 /* keep_parts: part_start, and part_end with the section's header in
  * *info (its cmd filled in here; both readers and folded text call
  * these). Returns as part_end. */
-void read_part_start(struct read_target *t);
+void read_part_start(struct read_target *t, const struct part_info *info);
 int read_part_end(struct read_target *t, struct part_info *info, char *err, size_t errlen);
 /* The same for a file of folded stacks: one part, numbered 1. */
+struct part_info read_folded_part(const struct read_target *t);
 int read_folded_part_end(struct read_target *t, char *err, size_t errlen);
 
 /* The event to count: --event, else the first column of the first input

@@ -74,6 +74,9 @@ struct tree_reader {
     unsigned wide_flushes;      /* byte lanes added into the wide ones */
     bool lanes_ok;
     struct buf descs;           /* its "desc:" values */
+    /* frame_of's ids are of stacks no longer read into: part_start
+     * pointed t->stacks at a section's own, and its part_end back */
+    bool frames_stale, own_stacks;
 };
 
 /* ---- lexical helpers --------------------------------------------------- */
@@ -129,6 +132,18 @@ static inline uint32_t name_of_id(const struct tree_reader *T, uint64_t id)
     return name;
 }
 
+/* The frames of every name made again in the stacks read into. */
+static void remake_frames(struct tree_reader *T)
+{
+    for (uint32_t sid = 0; sid < T->names.count && sid < T->frame_cap; sid++) {
+        T->scratch.len = 0;
+        frame_append(&T->scratch, strtab_str(&T->names, sid), strtab_len(&T->names, sid),
+                     NULL, 0, &T->t->opt.style);
+        T->frame_of[sid] = stacks_frame(T->t->stacks, T->scratch.data, T->scratch.len);
+    }
+    T->frames_stale = false;
+}
+
 /* "fn: ID NAME": the name is the rest of the line. Its frame text is made
  * once, here, as for callgrind.out names (clone folding, ';' escaped). */
 static void fn_line(struct tree_reader *T, const char *p, const char *end)
@@ -144,6 +159,8 @@ static void fn_line(struct tree_reader *T, const char *p, const char *end)
     if (name == end)
         fail(T, "empty function name");
     size_t len = (size_t)(end - name);
+    if (T->frames_stale)
+        remake_frames(T);
     uint32_t sid = strtab_intern(&T->names, name, len);
     if (sid >= T->frame_cap || T->frame_of[sid] == NO_NAME) {
         size_t old = T->frame_cap;
@@ -246,16 +263,14 @@ static void widen_lanes(struct tree_reader *T)
 }
 
 /* keep_parts: the part's costs go where part_start says, so the frames
- * made so far are made again there. */
-static void start_kept_part(struct tree_reader *T)
+ * made so far are made again there (when that is other stacks). */
+static void start_kept_part(struct tree_reader *T, const struct part_info *info)
 {
-    read_part_start(T->t);
-    for (uint32_t sid = 0; sid < T->names.count && sid < T->frame_cap; sid++) {
-        T->scratch.len = 0;
-        frame_append(&T->scratch, strtab_str(&T->names, sid), strtab_len(&T->names, sid),
-                     NULL, 0, &T->t->opt.style);
-        T->frame_of[sid] = stacks_frame(T->t->stacks, T->scratch.data, T->scratch.len);
-    }
+    struct stacks *before = T->t->stacks;
+    read_part_start(T->t, info);
+    T->own_stacks = T->t->stacks != before;
+    if (T->own_stacks || T->frames_stale)
+        remake_frames(T);
 }
 
 static void part_line(struct tree_reader *T, const char *p, const char *end)
@@ -296,6 +311,7 @@ static void close_head(struct tree_reader *T)
     }
     T->selected = T->part_wanted && wanted;
     T->state = IN_PART;
+    T->own_stacks = false;
     if (!T->selected)
         return;
     for (size_t i = 0; i < T->descs.len;) {
@@ -304,8 +320,11 @@ static void close_head(struct tree_reader *T)
         notes_comment(T->t, "desc", T->descs.data + i, n);
         i += n + 1;
     }
-    if (T->t->opt.keep_parts)
-        start_kept_part(T);
+    if (T->t->opt.keep_parts) {
+        struct part_info info = {.number = T->number};
+        section_info(T->t, &T->head, &info);
+        start_kept_part(T, &info);
+    }
 }
 
 static void totals_line(struct tree_reader *T, const char *p, const char *end)
@@ -340,6 +359,7 @@ static void totals_line(struct tree_reader *T, const char *p, const char *end)
     section_info(T->t, &T->head, &info);
     if (T->selected && read_part_end(T->t, &info, err, sizeof err))
         fail(T, "%s", err);
+    T->frames_stale |= T->own_stacks; /* t->stacks is the run's again */
     T->state = AFTER_TOTALS;
 }
 
