@@ -253,11 +253,12 @@ static int compare_parts(const void *pa, const void *pb)
 }
 
 /* A section's place in its part: each input's sections in the order
- * read (callgrind writes the thread that ended the part first), the
+ * read (callgrind writes the thread that triggered the dump first), the
  * inputs (files of one thread each) by the kernel id of their first
  * section: the main thread's is the pid, the lowest. */
 struct section_key {
     uint64_t first_thread, input, seq;
+    size_t at;                  /* in kp->sections */
 };
 
 static int compare_keys(const void *pa, const void *pb)
@@ -281,14 +282,12 @@ static void order_sections(struct kept_part *kp)
             input = ks->input;
             first = ks->thread;
         }
-        key[i] = (struct section_key){first, ks->input, ks->seq};
+        key[i] = (struct section_key){first, ks->input, ks->seq, i};
     }
     qsort(key, n, sizeof *key, compare_keys);
     struct kept_section *sorted = xmalloc((n ? n : 1) * sizeof *sorted);
     for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < n; j++) /* seq is unique */
-            if (kp->sections[j].seq == key[i].seq)
-                sorted[i] = kp->sections[j];
+        sorted[i] = kp->sections[key[i].at];
     memcpy(kp->sections, sorted, n * sizeof *sorted);
     free(sorted);
     free(key);

@@ -69,7 +69,7 @@ struct kept_part {
     char *name;                  /* benchmark name (report.h) */
     char *trigger;               /* its "desc: Trigger:" text, or NULL */
     struct kept_section *sections; /* in order once assembled: the thread
-                                      that ended the part first */
+                                      that triggered the dump first */
     size_t nsections, sections_cap;
     bool threaded;               /* its stacks start with thread frames */
     const char **threads;        /* then their labels, in order */

@@ -118,9 +118,10 @@ int section_end_header(struct read_target *t, const struct section_head *h,
 {
     struct sections_seen *s = &t->sections;
     uint32_t file_id = strtab_intern(&s->files, file, strlen(file));
-    uint32_t trigger = h->has_trigger ? strtab_intern(&s->triggers, h->trigger.data ? h->trigger.data : "",
-                                                      h->trigger.len)
-                                      : UINT32_MAX;
+    uint32_t trigger = UINT32_MAX;
+    if (h->has_trigger)
+        trigger = strtab_intern(&s->triggers, h->trigger.data ? h->trigger.data : "",
+                                h->trigger.len);
     uint64_t where = h->has_trigger ? h->trigger_line
                      : h->has_thread ? h->thread_line
                                      : h->start_line;

@@ -26,7 +26,7 @@ struct report_part {
     const struct event_column *columns;
     /* Its threads' frames, when its stacks start with them (one per
        thread: callgrind --separate-threads=yes), in the order to draw
-       them: the thread that ended the part first. */
+       them: the thread that triggered the dump first. */
     const char *const *threads;
     size_t nthreads;
 };

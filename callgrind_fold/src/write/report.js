@@ -362,7 +362,7 @@
   }
 
   /* A part drawn thread by thread: how many, and which (its first, the
-   * one that ended the part, leftmost). */
+   * one that triggered the dump, leftmost). */
   function threadsNote(p, sep) {
     var t = p.threads || [];
     return t.length ? sep + t.length + (t.length === 1 ? ' thread' : ' threads') + ' (' + t.join(', ') + ')' : '';
