@@ -32,6 +32,16 @@ static const char usage_text[] =
     "  --part=N|all       only part N of the profile (numbered by its \"part:\"\n"
     "                     line, else 1, 2, ... in each file); default all,\n"
     "                     summed\n"
+    "  --thread=NAME|ID   only the sections of this thread (callgrind\n"
+    "                     --separate-threads=yes): the thread's name (its\n"
+    "                     \"desc: Thread name:\") or its kernel id (its\n"
+    "                     \"thread:\"); repeatable, or comma-separated\n"
+    "                     (NAME,ID,...). A value that matches no thread is\n"
+    "                     an error\n"
+    "  --thread-frames    put every stack under a frame naming its thread:\n"
+    "                     its name, else \"thread ID\" (\"NAME (thread ID)\"\n"
+    "                     when threads share a name); folded output has none\n"
+    "                     by default (every thread summed)\n"
     "  -o, --output=FILE  write to FILE instead of standard output (\"-\")\n"
     "  --frame=fn|fn+obj|short|short-templates\n"
     "                     frame text: the function name (fn); the\n"
@@ -140,7 +150,17 @@ static const char render_usage_text[] =
     "                     a thread's start routine, else at the deepest frame\n"
     "                     every stack passes through; the frames below become\n"
     "                     one frame naming the process (from \"cmd:\"). Totals\n"
-    "                     stay\n";
+    "                     stay\n"
+    "\n"
+    "Threads (callgrind --separate-threads=yes):\n"
+    "  The sections of one part, one per thread, in one file or a file per\n"
+    "  thread (given in any order), are one benchmark: html and md have one\n"
+    "  row for it, the sum of its threads; --diff compares those sums, and\n"
+    "  pairs the threads by name, then by order. The pictures put each\n"
+    "  thread's stacks under a frame naming it (html: a part of two threads\n"
+    "  or more, the one that triggered the dump first; svg, speedscope: when\n"
+    "  some part has two); pprof gives each sample the labels thread and\n"
+    "  lwpid instead.\n";
 
 static uint64_t parse_part(const char *s)
 {
@@ -183,12 +203,15 @@ enum {
     OPT_EVENT = 256, OPT_PART, OPT_RESOLUTION, OPT_FRAME, OPT_KEEP_CLONES,
     OPT_INLINE, OPT_DEBUG_DIR, OPT_INLINE_CACHE,
     OPT_TITLE, OPT_SUBTITLE, OPT_WIDTH, OPT_MINWIDTH, OPT_INVERTED,
-    OPT_COUNTNAME, OPT_COLORS, OPT_NODE_THRES, OPT_EDGE_THRES, OPT_DIFF, OPT_FULL_STACKS
+    OPT_COUNTNAME, OPT_COLORS, OPT_NODE_THRES, OPT_EDGE_THRES, OPT_DIFF, OPT_FULL_STACKS,
+    OPT_THREAD, OPT_THREAD_FRAMES
 };
 
 static const struct option long_options[] = {
     {"event", required_argument, NULL, OPT_EVENT},
     {"part", required_argument, NULL, OPT_PART},
+    {"thread", required_argument, NULL, OPT_THREAD},
+    {"thread-frames", no_argument, NULL, OPT_THREAD_FRAMES},
     {"output", required_argument, NULL, 'o'},
     {"frame", required_argument, NULL, OPT_FRAME},
     {"resolution", required_argument, NULL, OPT_RESOLUTION},
@@ -264,10 +287,33 @@ static bool shows_short_names(enum render_format f)
     return false;
 }
 
+/* --thread's values: "a,b" is a and b. */
+struct thread_values {
+    char **v;
+    size_t n, cap;
+};
+
+static void add_threads(struct thread_values *t, const char *arg)
+{
+    for (const char *p = arg;;) {
+        size_t n = strcspn(p, ",");
+        if (n == 0)
+            usage_error("--thread wants thread names or ids, not '%s'", arg);
+        GROW(t->v, t->cap, t->n);
+        char *v = xmalloc(n + 1);
+        memcpy(v, p, n);
+        v[n] = '\0';
+        t->v[t->n++] = v;
+        if (!p[n])
+            break;
+        p += n + 1;
+    }
+}
+
 /* Options and operands into *opt and inputs[]. Returns -1 to go on, or
  * the exit status after --help or --version. */
 static int parse_args(int argc, char **argv, struct run_options *opt, struct buf *debug_dirs,
-                      const char **inputs, size_t *ninputs)
+                      struct thread_values *threads, const char **inputs, size_t *ninputs)
 {
     *opt = (struct run_options){.part = ALL_PARTS, .resolution = DEFAULT_RESOLUTION};
     render_options_init(&opt->render);
@@ -321,6 +367,12 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
             break;
         case OPT_PART:
             opt->part = parse_part(v);
+            break;
+        case OPT_THREAD:
+            add_threads(threads, v);
+            break;
+        case OPT_THREAD_FRAMES:
+            opt->thread_frames = true;
             break;
         case OPT_RESOLUTION: {
             char *end;
@@ -413,6 +465,8 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
         opt->style.short_names = true;
     if (debug_dirs->len)
         opt->debug_dirs = buf_cstr(debug_dirs);
+    opt->threads = (const char *const *)threads->v;
+    opt->nthreads = threads->n;
     return -1;
 }
 
@@ -420,12 +474,16 @@ int main(int argc, char **argv)
 {
     struct run_options opt;
     struct buf debug_dirs = {0}; /* --debug-dir values, ':'-separated */
+    struct thread_values threads = {0};
     const char **inputs = xmalloc((size_t)argc * sizeof *inputs);
     size_t ninputs = 0;
-    int status = parse_args(argc, argv, &opt, &debug_dirs, inputs, &ninputs);
+    int status = parse_args(argc, argv, &opt, &debug_dirs, &threads, inputs, &ninputs);
     if (status < 0)
         status = pipeline_run(&opt, inputs, ninputs);
     buf_free(&debug_dirs);
+    for (size_t i = 0; i < threads.n; i++)
+        free(threads.v[i]);
+    free(threads.v);
     free(inputs);
     return status;
 }

@@ -1,9 +1,14 @@
-/* The parts kept apart (pipeline.h, "parts.c"): with -f html, -f md and
- * -f svg every part read gets stacks of its own (the readers announce
- * each part to the sink's part_start and part_end); pictures re-root each
- * at the user's code (stacks/roots.c). -f svg sums them as they end, the
- * reports keep them, named by benchmark, and --diff OLD NEW pairs two
- * runs' parts by that name. */
+/* The parts kept apart (pipeline.h, "parts.c"): with -f html, md, svg,
+ * speedscope, pprof and --thread-frames every section read gets stacks
+ * of its own (the readers announce each to the sink's part_start and
+ * part_end); pictures re-root each at the user's code (stacks/roots.c).
+ * The sections of one part (one per thread with callgrind
+ * --separate-threads=yes, from one file or several) are one benchmark:
+ * once every input is read they are put together, each under a frame
+ * naming its thread where the part (or the picture) has several threads.
+ * The reports keep the parts, named by benchmark, and --diff OLD NEW
+ * pairs two runs' parts by that name, and their threads by name, then by
+ * order; the other formats sum them. */
 #include "pipeline.h"
 #include "util/util.h"
 
@@ -20,12 +25,20 @@ static char *dup_text(const char *s, size_t n)
     return d;
 }
 
-/* A part starts: its costs go to stacks of its own. */
-static void run_part_start(void *arg, struct read_target *t)
+/* A section starts: its costs go to stacks of its own, unless the
+ * format needs them only to put a thread frame on top and it names no
+ * thread (then straight into the run's, as without parts kept). */
+static void run_part_start(void *arg, struct read_target *t, const struct part_info *info)
 {
     struct run *run = arg;
+    bool report = run->opt.render.format == FORMAT_HTML || run->opt.render.format == FORMAT_MD;
+    if (!info->has_thread && !report && !run->trim_roots) {
+        run->part_open = NULL;
+        return;
+    }
     struct stacks *s = xmalloc(sizeof *s);
     stacks_init(s);
+    s->keep_sources = run->out.keep_sources; /* -f pprof's files and lines */
     t->stacks = s;
     fold_set_out(&run->fold, s);
     run->part_open = s;
@@ -57,42 +70,56 @@ static const char *process_name(const char *cmd, size_t *len)
     return base;
 }
 
-/* -f svg: a part's stacks (re-rooted) summed into run->out at its end,
- * and emptied. False if a sum overflows. */
-static bool sum_into_run(struct run *run, struct stacks *s)
+/* CodSpeed's "Metadata:" text, once however many threads said it. */
+static void note_metadata(struct run *run, const char *text, size_t len)
 {
-    if (stacks_count_ids(&run->out) == 0 && stacks_count_frames(&run->out) == 0 &&
-        run->out.ncolumns == 0) { /* the first part's stacks as they are */
-        stacks_free(&run->out);
-        run->out = *s;
-        stacks_init(s);
-        return true;
-    }
-    size_t nframes = stacks_count_frames(s);
-    uint32_t *map = xmalloc((nframes ? nframes : 1) * sizeof *map);
-    for (uint32_t fr = 0; fr < nframes; fr++) {
-        size_t len;
-        const char *text = stacks_frame_text(s, fr, &len);
-        map[fr] = stacks_frame(&run->out, text, len);
-    }
-    bool ok = true;
-    for (uint32_t id = 0; id < stacks_count_ids(s) && ok; id++) {
-        uint64_t count = stacks_count(s, id);
-        if (count)
-            ok = stacks_add_mapped(&run->out, s, id, map, count) != UINT32_MAX;
-    }
-    free(map);
-    stacks_free(s);
-    return ok;
+    for (size_t i = 0; i < run->nmetadata; i++)
+        if (strlen(run->metadata[i]) == len && memcmp(run->metadata[i], text, len) == 0)
+            return;
+    GROW(run->metadata, run->metadata_cap, run->nmetadata);
+    run->metadata[run->nmetadata++] = dup_text(text, len);
 }
 
-/* A part ends: kept if it has a cost (re-rooted for pictures); a
- * CodSpeed metadata part's text noted; other parts without cost
- * ("Program termination") dropped. */
+/* The part of a section: the one of its process and number, else new. */
+static struct kept_part *part_of(struct run *run, const struct part_info *info,
+                                 const char *trigger, size_t trigger_len, const char *what,
+                                 size_t what_len)
+{
+    bool inserted;
+    uint32_t at = *hashmap_upsert(&run->part_index, info->process, info->number,
+                                  (uint32_t)run->nparts, &inserted);
+    if (!inserted)
+        return &run->parts[at];
+    uint32_t order = *hashmap_upsert(&run->process_order, info->process, 0,
+                                     (uint32_t)run->process_order.count, &inserted);
+    GROW(run->parts, run->parts_cap, run->nparts);
+    struct kept_part *kp = &run->parts[run->nparts++];
+    memset(kp, 0, sizeof *kp);
+    kp->number = info->number;
+    kp->process = info->process;
+    kp->process_order = order;
+    kp->trigger = trigger ? dup_text(trigger, trigger_len) : NULL;
+    if (what && what_len) {
+        kp->name = dup_text(what, what_len);
+    } else {
+        char name[40];
+        snprintf(name, sizeof name, "part %" PRIu64, info->number);
+        kp->name = dup_text(name, strlen(name));
+    }
+    return kp;
+}
+
+/* A section ends: kept in its part if it has a cost (re-rooted for
+ * pictures); a CodSpeed metadata part's text noted; other sections
+ * without cost ("Program termination", an idle thread) dropped. */
 static int run_part_end(void *arg, const struct part_info *info, char *err, size_t errlen)
 {
+    (void)err;
+    (void)errlen;
     struct run *run = arg;
     struct stacks *s = run->part_open;
+    if (!s) /* read straight into the run's stacks */
+        return 0;
     run->part_open = NULL;
     fold_set_out(&run->fold, &run->out);
     run->in.stacks = &run->out;
@@ -114,11 +141,8 @@ static int run_part_end(void *arg, const struct part_info *info, char *err, size
     const char *what = benchmark ? trigger + strlen(request) : NULL;
     size_t what_len = benchmark ? trigger_len - strlen(request) : 0;
     if (!stacks_have_cost(s)) {
-        if (benchmark && starts_with(what, what_len, metadata)) {
-            GROW(run->metadata, run->metadata_cap, run->nmetadata);
-            run->metadata[run->nmetadata++] =
-                dup_text(what + strlen(metadata), what_len - strlen(metadata));
-        }
+        if (benchmark && starts_with(what, what_len, metadata))
+            note_metadata(run, what + strlen(metadata), what_len - strlen(metadata));
         stacks_free(s);
         free(s);
         return 0;
@@ -130,28 +154,27 @@ static int run_part_end(void *arg, const struct part_info *info, char *err, size
     } else {
         stacks_compact(s);
     }
-    enum render_format f = run->opt.render.format;
-    if (f != FORMAT_HTML && f != FORMAT_MD) { /* -f svg: summed as it goes */
-        bool ok = sum_into_run(run, s);
-        free(s);
-        if (!ok)
-            snprintf(err, errlen, "summed counts overflow 64 bits");
-        return ok ? 0 : -1;
-    }
-    GROW(run->parts, run->parts_cap, run->nparts);
-    struct kept_part *kp = &run->parts[run->nparts++];
-    memset(kp, 0, sizeof *kp);
-    kp->number = info->number;
-    kp->stacks = s;
-    kp->trigger = trigger ? dup_text(trigger, trigger_len) : NULL;
-    if (benchmark && what_len) {
-        kp->name = dup_text(what, what_len);
-    } else {
-        char name[40];
-        snprintf(name, sizeof name, "part %" PRIu64, info->number);
-        kp->name = dup_text(name, strlen(name));
-    }
+    struct kept_part *kp = part_of(run, info, trigger, trigger_len, what, what_len);
+    GROW(kp->sections, kp->sections_cap, kp->nsections);
+    kp->sections[kp->nsections++] = (struct kept_section){
+        .has_thread = info->has_thread,
+        .thread = info->thread,
+        .thread_name = info->thread_name && info->thread_name_len
+                           ? dup_text(info->thread_name, info->thread_name_len)
+                           : NULL,
+        .input = run->in.inputs,
+        .seq = run->sections_read++,
+        .stacks = s,
+    };
     return 0;
+}
+
+static void free_section_stacks(struct kept_section *ks)
+{
+    if (ks->stacks)
+        stacks_free(ks->stacks);
+    free(ks->stacks);
+    ks->stacks = NULL;
 }
 
 void parts_free(struct run *run)
@@ -160,6 +183,13 @@ void parts_free(struct run *run)
         struct kept_part *kp = &run->parts[i];
         free(kp->name);
         free(kp->trigger);
+        for (size_t j = 0; j < kp->nsections; j++) {
+            free(kp->sections[j].thread_name);
+            free(kp->sections[j].label);
+            free_section_stacks(&kp->sections[j]);
+        }
+        free(kp->sections);
+        free(kp->threads);
         if (kp->stacks)
             stacks_free(kp->stacks);
         free(kp->stacks);
@@ -170,6 +200,8 @@ void parts_free(struct run *run)
     free(run->parts);
     run->parts = NULL;
     run->nparts = run->parts_cap = 0;
+    hashmap_free(&run->part_index);
+    hashmap_free(&run->process_order);
 }
 
 void parts_sink(struct part_sink *sink)
@@ -207,6 +239,273 @@ void parts_number_names(struct run *run)
     strtab_free(&names);
 }
 
+/* ---- putting a part's sections together ---------------------------------- */
+
+/* Parts by their process's first sight, then by number: the per-thread
+ * files of a run read in any order give the same parts in the same
+ * order. */
+static int compare_parts(const void *pa, const void *pb)
+{
+    const struct kept_part *a = pa, *b = pb;
+    if (a->process_order != b->process_order)
+        return a->process_order < b->process_order ? -1 : 1;
+    return a->number < b->number ? -1 : a->number > b->number;
+}
+
+/* A section's place in its part: each input's sections in the order
+ * read (callgrind writes the thread that triggered the dump first), the
+ * inputs (files of one thread each) by the kernel id of their first
+ * section: the main thread's is the pid, the lowest. */
+struct section_key {
+    uint64_t first_thread, input, seq;
+    size_t at;                  /* in kp->sections */
+};
+
+static int compare_keys(const void *pa, const void *pb)
+{
+    const struct section_key *a = pa, *b = pb;
+    if (a->first_thread != b->first_thread)
+        return a->first_thread < b->first_thread ? -1 : 1;
+    if (a->input != b->input)
+        return a->input < b->input ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void order_sections(struct kept_part *kp)
+{
+    size_t n = kp->nsections;
+    struct section_key *key = xmalloc((n ? n : 1) * sizeof *key);
+    uint64_t first = 0, input = UINT64_MAX;
+    for (size_t i = 0; i < n; i++) { /* sections come in read order */
+        const struct kept_section *ks = &kp->sections[i];
+        if (ks->input != input) {
+            input = ks->input;
+            first = ks->thread;
+        }
+        key[i] = (struct section_key){first, ks->input, ks->seq, i};
+    }
+    qsort(key, n, sizeof *key, compare_keys);
+    struct kept_section *sorted = xmalloc((n ? n : 1) * sizeof *sorted);
+    for (size_t i = 0; i < n; i++)
+        sorted[i] = kp->sections[key[i].at];
+    memcpy(kp->sections, sorted, n * sizeof *sorted);
+    free(sorted);
+    free(key);
+}
+
+/* A thread's frame, ';' made ':' as in every frame. */
+static char *frame_label(const char *text)
+{
+    char *label = dup_text(text, strlen(text));
+    for (char *p = label; *p; p++)
+        if (*p == ';')
+            *p = ':';
+    return label;
+}
+
+/* Each section's thread frame: the thread's name; "NAME (thread ID)"
+ * when threads of the run that are not the same thread (process and
+ * kernel id) share that name; "thread ID" for a thread without a name. */
+static void label_threads(struct run *run)
+{
+    struct strtab names;
+    strtab_init(&names);
+    struct identity {
+        uint64_t process, thread;
+        bool shared;
+    } *first = NULL; /* by name: its first thread, whether others have it */
+    for (size_t i = 0; i < run->nparts; i++) {
+        const struct kept_part *kp = &run->parts[i];
+        for (size_t j = 0; j < kp->nsections; j++) {
+            const struct kept_section *ks = &kp->sections[j];
+            if (!ks->has_thread || !ks->thread_name)
+                continue;
+            size_t known = names.count;
+            uint32_t id = strtab_intern(&names, ks->thread_name, strlen(ks->thread_name));
+            if (id >= known) {
+                first = xrealloc(first, names.count * sizeof *first);
+                first[id] = (struct identity){kp->process, ks->thread, false};
+            } else {
+                first[id].shared |= first[id].process != kp->process ||
+                                    first[id].thread != ks->thread;
+            }
+        }
+    }
+    for (size_t i = 0; i < run->nparts; i++) {
+        const struct kept_part *kp = &run->parts[i];
+        for (size_t j = 0; j < kp->nsections; j++) {
+            struct kept_section *ks = &kp->sections[j];
+            if (!ks->has_thread)
+                continue;
+            char id[48];
+            struct buf label = {0};
+            if (!ks->thread_name) {
+                snprintf(id, sizeof id, "thread %" PRIu64, ks->thread);
+                buf_append(&label, id, strlen(id));
+            } else {
+                buf_append(&label, ks->thread_name, strlen(ks->thread_name));
+                uint32_t n = strtab_intern(&names, ks->thread_name, strlen(ks->thread_name));
+                if (first[n].shared) {
+                    snprintf(id, sizeof id, " (thread %" PRIu64 ")", ks->thread);
+                    buf_append(&label, id, strlen(id));
+                }
+            }
+            free(ks->label);
+            ks->label = frame_label(buf_cstr(&label));
+            buf_free(&label);
+        }
+    }
+    free(first);
+    strtab_free(&names);
+}
+
+/* The part of `in` named `name`, or NULL. */
+static struct kept_part *part_named(struct run *in, const char *name)
+{
+    for (size_t i = 0; i < in->nparts; i++)
+        if (strcmp(in->parts[i].name, name) == 0)
+            return &in->parts[i];
+    return NULL;
+}
+
+static bool same_name(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* --diff: the old part's threads named as the new part's they pair
+ * with: by name, several of one name (and the unnamed, whose ids differ
+ * from run to run) in their order in the part. */
+static void pair_threads(struct kept_part *old, const struct kept_part *new)
+{
+    bool *taken = xcalloc(new->nsections + 1, sizeof *taken);
+    for (size_t i = 0; i < old->nsections; i++) {
+        struct kept_section *o = &old->sections[i];
+        for (size_t j = 0; o->has_thread && j < new->nsections; j++) {
+            const struct kept_section *n = &new->sections[j];
+            if (taken[j] || !n->has_thread || !same_name(o->thread_name, n->thread_name))
+                continue;
+            taken[j] = true;
+            free(o->label);
+            o->label = dup_text(n->label, strlen(n->label));
+            break;
+        }
+    }
+    free(taken);
+}
+
+/* Whether parts' stacks start with their threads' frames: with
+ * --thread-frames always; in a report, a part's (or a --diff pair's)
+ * when it has two threads or more; in the other pictures, all of them
+ * when some part has; never in folded output otherwise. */
+static void choose_threaded(struct run *run, struct run *base)
+{
+    enum render_format f = run->opt.render.format;
+    bool report = f == FORMAT_HTML || f == FORMAT_MD;
+    bool any = false;
+    for (size_t i = 0; i < run->nparts; i++)
+        any |= run->parts[i].nsections > 1;
+    for (size_t i = 0; base && i < base->nparts; i++)
+        any |= base->parts[i].nsections > 1;
+    bool all = run->opt.thread_frames || (any && !report && f != FORMAT_FOLDED);
+    for (size_t i = 0; i < run->nparts; i++) {
+        struct kept_part *kp = &run->parts[i];
+        struct kept_part *old = base ? part_named(base, kp->name) : NULL;
+        kp->threaded = all || (report && (kp->nsections > 1 || (old && old->nsections > 1)));
+        if (old)
+            old->threaded = kp->threaded;
+    }
+    for (size_t i = 0; base && i < base->nparts; i++) {
+        struct kept_part *kp = &base->parts[i];
+        if (!part_named(run, kp->name))
+            kp->threaded = all || (report && kp->nsections > 1);
+    }
+}
+
+/* The run's parts' stacks made of their sections: each part's own
+ * (-f html) or all summed into run->out; -f md, which shows totals
+ * only, sums its sections' (pipeline.c). False if a sum overflows. */
+static bool build_stacks(struct run *run)
+{
+    enum render_format f = run->opt.render.format;
+    bool report = f == FORMAT_HTML || f == FORMAT_MD;
+    bool ok = true;
+    if (f == FORMAT_MD)
+        return true;
+    for (size_t i = 0; i < run->nparts; i++) {
+        struct kept_part *kp = &run->parts[i];
+        struct stacks *to = &run->out;
+        if (report) {
+            to = kp->stacks = xmalloc(sizeof *kp->stacks);
+            stacks_init(to);
+            to->keep_sources = run->out.keep_sources;
+        }
+        kp->threads = xcalloc(kp->nsections + 1, sizeof *kp->threads);
+        for (size_t j = 0; j < kp->nsections; j++) {
+            struct kept_section *ks = &kp->sections[j];
+            bool framed = kp->threaded && ks->label;
+            if (framed)
+                kp->threads[kp->nthreads++] = ks->label;
+            ok &= stacks_merge(to, ks->stacks, framed ? ks->label : NULL,
+                               framed ? strlen(ks->label) : 0);
+            free_section_stacks(ks);
+        }
+    }
+    return ok;
+}
+
+static void arrange(struct run *run)
+{
+    if (run->nparts > 1)
+        qsort(run->parts, run->nparts, sizeof *run->parts, compare_parts);
+    parts_number_names(run);
+    for (size_t i = 0; i < run->nparts; i++)
+        order_sections(&run->parts[i]);
+    label_threads(run);
+}
+
+int parts_assemble(struct run *run, struct run *base)
+{
+    arrange(run);
+    if (base) {
+        arrange(base);
+        for (size_t i = 0; i < base->nparts; i++) {
+            const struct kept_part *new = part_named(run, base->parts[i].name);
+            if (new)
+                pair_threads(&base->parts[i], new);
+        }
+    }
+    choose_threaded(run, base);
+    bool ok = build_stacks(run) && (!base || build_stacks(base));
+    if (!ok) {
+        fprintf(stderr, "callgrind_fold: summed counts overflow 64 bits\n");
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+struct thread_frame *parts_thread_frames(const struct run *run, size_t *n)
+{
+    struct strtab seen;
+    strtab_init(&seen);
+    size_t cap = 0;
+    struct thread_frame *out = NULL;
+    *n = 0;
+    for (size_t i = 0; i < run->nparts; i++) {
+        const struct kept_part *kp = &run->parts[i];
+        for (size_t j = 0; kp->threaded && j < kp->nsections; j++) {
+            const struct kept_section *ks = &kp->sections[j];
+            size_t known = seen.count;
+            if (!ks->label || strtab_intern(&seen, ks->label, strlen(ks->label)) < known)
+                continue;
+            GROW(out, cap, *n);
+            out[(*n)++] = (struct thread_frame){ks->label, ks->thread};
+        }
+    }
+    strtab_free(&seen);
+    return out;
+}
+
 /* ---- reports: the writers' view, --diff OLD NEW's pairs ------------------ */
 
 void report_view_init(struct report_view *v, const struct run *run, const char *title)
@@ -216,6 +515,8 @@ void report_view_init(struct report_view *v, const struct run *run, const char *
         const struct kept_part *kp = &run->parts[i];
         v->parts[i] = (struct report_part){.number = kp->number, .name = kp->name,
                                            .trigger = kp->trigger, .stacks = kp->stacks,
+                                           .threads = kp->threads,
+                                           .nthreads = kp->nthreads,
                                            .columns = kp->columns};
     }
     v->report = (struct report){

@@ -70,7 +70,14 @@ void run_init(struct run *run, const struct run_options *opt)
     bool report = ro->format == FORMAT_HTML || ro->format == FORMAT_MD;
     bool picture = ro->format == FORMAT_HTML || ro->format == FORMAT_SVG;
     run->trim_roots = picture && !ro->full_stacks;
-    run->keep_parts = report || run->trim_roots;
+    /* a part's threads are put together once every input is read: the
+     * formats that show them keep each section apart until then */
+    bool threads_shown = ro->format == FORMAT_SVG || ro->format == FORMAT_SPEEDSCOPE ||
+                         ro->format == FORMAT_PPROF ||
+                         (opt->thread_frames && ro->format == FORMAT_FOLDED);
+    run->keep_parts = report || run->trim_roots || threads_shown;
+    hashmap_init(&run->part_index);
+    hashmap_init(&run->process_order);
     run->fold = (struct fold_target){.out = &run->out, .names = &run->names,
                                      .style = opt->style, .resolution = opt->resolution};
     if (opt->inline_frames) {
@@ -91,6 +98,8 @@ void run_init(struct run *run, const struct run_options *opt)
         .keep_notes = pprof || report,
         .all_events = pprof || report,
         .keep_parts = run->keep_parts,
+        .threads = opt->threads,
+        .nthreads = opt->nthreads,
     };
     struct part_sink sink = {run, run_part, run->inl ? run_object : NULL, NULL, NULL};
     parts_sink(&sink);
@@ -190,6 +199,17 @@ static int read_inputs(struct run *run, const char *const *inputs, size_t ninput
         fprintf(stderr, "callgrind_fold: no part %" PRIu64 " in the input\n", run->opt.part);
         return EXIT_INPUT;
     }
+    for (size_t i = 0; i < run->opt.nthreads; i++) {
+        if (run->in.thread_matched[i])
+            continue;
+        char part[48] = "";
+        if (run->opt.part != ALL_PARTS)
+            snprintf(part, sizeof part, " of part %" PRIu64, run->opt.part);
+        fprintf(stderr, "callgrind_fold: --thread=%s: no thread%s of the input has this "
+                "name or kernel id (\"thread:\", \"desc: Thread name:\")\n",
+                run->opt.threads[i], part);
+        return EXIT_INPUT;
+    }
     return 0;
 }
 
@@ -284,19 +304,35 @@ static int pprof_columns(struct run *run)
     return 0;
 }
 
-/* After the inputs, -f html and -f md: each part's counts by event, and
- * names made unique. Returns 0, or EXIT_INPUT after saying what went
+/* After the inputs, -f html and -f md: each part's counts by event.
+ * Returns 0, or EXIT_INPUT after saying what went
  * wrong. */
 static int finish_parts(struct run *run)
 {
     choose_events(run);
     bool ok = true;
+    struct event_column *cols = xcalloc(run->nevents, sizeof *cols);
     for (size_t i = 0; i < run->nparts; i++) {
         struct kept_part *kp = &run->parts[i];
         kp->columns = xcalloc(run->nevents, sizeof *kp->columns);
-        ok &= take_event_columns(run, kp->stacks, kp->columns);
+        if (kp->stacks) {
+            ok &= take_event_columns(run, kp->stacks, kp->columns);
+            continue;
+        }
+        /* -f md: the sums of its sections (parts_assemble left them) */
+        for (size_t j = 0; j < kp->nsections; j++) {
+            struct kept_section *ks = &kp->sections[j];
+            memset(cols, 0, run->nevents * sizeof *cols);
+            ok &= take_event_columns(run, ks->stacks, cols);
+            for (size_t e = 0; e < run->nevents; e++) {
+                kp->columns[e].event = cols[e].event;
+                kp->columns[e].long_name = cols[e].long_name;
+                ok &= add_u64(kp->columns[e].total, cols[e].total, &kp->columns[e].total);
+                free(cols[e].count);
+            }
+        }
     }
-    parts_number_names(run);
+    free(cols);
     if (!ok) {
         fprintf(stderr, "callgrind_fold: summed counts overflow 64 bits\n");
         return EXIT_INPUT;
@@ -338,7 +374,10 @@ static int write_output(struct run *run, struct run *base, const char *name,
     struct render_job job = job_of(run, base, name);
     job.report = report;
     job.report_diff = diff;
+    struct thread_frame *threads = parts_thread_frames(run, &job.nthreads);
+    job.threads = threads;
     int rc = render_write(&job, out);
+    free(threads);
     if (rc == 0 && (fflush(out) != 0 || ferror(out)))
         rc = -1;
     if (output && fclose(out) != 0 && rc == 0)
@@ -353,19 +392,33 @@ static int write_output(struct run *run, struct run *base, const char *name,
     return 0;
 }
 
-/* --frame=short: the run's stacks, the base's, and every kept part's
+/* The stacks of every section kept in run's parts, at all[*n...]. */
+static void section_stacks(const struct run *run, struct stacks **all, size_t *n)
+{
+    for (size_t i = 0; i < run->nparts; i++)
+        for (size_t j = 0; j < run->parts[i].nsections; j++)
+            all[(*n)++] = run->parts[i].sections[j].stacks;
+}
+
+static size_t count_sections(const struct run *run)
+{
+    size_t n = 0;
+    for (size_t i = 0; run && i < run->nparts; i++)
+        n += run->parts[i].nsections;
+    return n;
+}
+
+/* --frame=short: the run's stacks, the base's, and every kept section's
  * renamed in one go (one root for all their paths). */
 static void shorten_frames(struct run *run, struct run *base)
 {
-    size_t n = 0, cap = 2 + run->nparts + (base ? base->nparts : 0);
+    size_t n = 0, cap = 2 + count_sections(run) + count_sections(base);
     struct stacks **all = xmalloc(cap * sizeof *all);
     all[n++] = &run->out; /* first: its call arcs are renamed too */
-    for (size_t i = 0; i < run->nparts; i++)
-        all[n++] = run->parts[i].stacks;
+    section_stacks(run, all, &n);
     if (base) {
         all[n++] = &base->out;
-        for (size_t i = 0; i < base->nparts; i++)
-            all[n++] = base->parts[i].stacks;
+        section_stacks(base, all, &n);
     }
     stacks_shorten(all, n, run->opt.style.short_templates,
                    run->keep_arcs ? &run->arcs : NULL);
@@ -405,6 +458,10 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
      * taken after. */
     if (status == 0 && opt->style.short_names)
         shorten_frames(&run, opt->render.diff_base ? &base : NULL);
+    /* a part's sections (its threads) put together, their threads named
+     * (the base's paired with the run's) */
+    if (status == 0 && run.keep_parts)
+        status = parts_assemble(&run, opt->render.diff_base && base.keep_parts ? &base : NULL);
     if (status == 0 && f == FORMAT_PPROF)
         status = pprof_columns(&run);
     if (status == 0 && report)

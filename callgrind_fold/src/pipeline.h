@@ -9,9 +9,11 @@
  *
  * struct run owns what lives as long as the run: the names, the summed
  * stacks, the call arcs, the inline stage's context, the estimate verdict
- * and, for -f pprof, the counts of every event; for -f html, -f md and
- * -f svg each part kept apart (its own stacks, re-rooted at the user's
- * code for pictures unless --full-stacks: parts.c). The readers hand it each
+ * and, for -f pprof, the counts of every event; for -f html, md, svg,
+ * speedscope, pprof and --thread-frames each section kept apart in its
+ * part (its own stacks, re-rooted at the user's code for pictures unless
+ * --full-stacks; the sections of a part, its threads, put together once
+ * every input is read: parts.c). The readers hand it each
  * callgrind part through a struct part_sink (read.h), so read/ knows
  * nothing of the later stages; the writers get a struct render_job
  * (write/job.h) filled from it. main.c only parses options. */
@@ -37,17 +39,43 @@ struct run_options {
     const char *inline_cache;    /* --inline-cache: a directory, "no", or NULL */
     struct render_options render; /* -f and the pictures' options */
     const char *output;          /* -o, or NULL for standard output */
+    const char *const *threads;  /* --thread values (names or kernel ids) */
+    size_t nthreads;
+    bool thread_frames;          /* --thread-frames: every stack under its
+                                    thread's frame, folded output too */
 };
 
 struct inline_ctx;
 
-/* keep_parts (-f html, -f md, -f svg rooted at the user's code): one part
- * of the inputs with a cost, kept apart. */
+/* keep_parts: one section of a part with a cost (with callgrind
+ * --separate-threads=yes, one thread's), its own stacks. */
+struct kept_section {
+    bool has_thread;
+    uint64_t thread;             /* the kernel's thread id */
+    char *thread_name;           /* "desc: Thread name:", or NULL */
+    char *label;                 /* its thread's frame (parts_assemble) */
+    uint64_t input, seq;         /* read from the run's input number
+                                    `input`, as its seq-th section */
+    struct stacks *stacks;       /* re-rooted for pictures */
+};
+
+/* keep_parts (-f html, md, svg, speedscope, pprof, --thread-frames): one
+ * part of the inputs with a cost, kept apart: one benchmark, its sections
+ * its threads. */
 struct kept_part {
     uint64_t number;             /* its "part:" number */
+    uint64_t process;            /* with number, which part (read.h) */
+    size_t process_order;        /* its process's place among the inputs' */
     char *name;                  /* benchmark name (report.h) */
     char *trigger;               /* its "desc: Trigger:" text, or NULL */
-    struct stacks *stacks;       /* its own stacks, every event a column */
+    struct kept_section *sections; /* in order once assembled: the thread
+                                      that triggered the dump first */
+    size_t nsections, sections_cap;
+    bool threaded;               /* its stacks start with thread frames */
+    const char **threads;        /* then their labels, in order */
+    size_t nthreads;
+    struct stacks *stacks;       /* its own stacks (parts_assemble), every
+                                    event a column */
     struct event_column *columns; /* -f html|md: by event, run.events order */
 };
 
@@ -68,6 +96,9 @@ struct run {
     bool keep_parts, trim_roots;
     struct kept_part *parts;
     size_t nparts, parts_cap;
+    struct hashmap part_index;   /* (process, part number) -> parts[] */
+    struct hashmap process_order; /* process -> order of first sight */
+    uint64_t sections_read;
     struct stacks *part_open;    /* the part being read, until its end */
     char **metadata;
     size_t nmetadata, metadata_cap;
@@ -77,13 +108,24 @@ struct run {
 };
 
 /* parts.c: the parts kept apart (keep_parts). The sink's part_start and
- * part_end: each part's own stacks, re-rooted for pictures, summed into
- * run->out (-f svg) or kept in run->parts (-f html, -f md). */
+ * part_end: each section's own stacks, re-rooted for pictures, kept in
+ * its part in run->parts. */
 void parts_sink(struct part_sink *sink);
 void parts_free(struct run *run);
+/* Once every input is read (and frames are renamed): the parts in order
+ * (by process, then number), their names made unique, each section's
+ * thread named (with `base`, the --diff base, its threads paired with
+ * run's and named alike), and the sections put together: each part's
+ * stacks (-f html, md), or all of them summed into run->out (other
+ * formats), under thread frames where parts_threaded says. Both runs.
+ * Returns 0, or EXIT_INPUT after saying what went wrong. */
+int parts_assemble(struct run *run, struct run *base);
 /* A name two parts share becomes "NAME (2)", "NAME (3)", ... from its
  * second part on. */
 void parts_number_names(struct run *run);
+/* The thread frames the assembled stacks start with, each once; *n set,
+ * the array the caller's to free (the texts are the parts'). */
+struct thread_frame *parts_thread_frames(const struct run *run, size_t *n);
 
 /* A run's kept parts as the report writers read them (report.h). */
 struct report_view {

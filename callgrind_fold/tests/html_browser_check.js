@@ -41,7 +41,10 @@ const { openChromium, newWatchedPage } = require('./chromium_page.js');
       for (let i = 0; i < R.meta.parts.length; i++) {
         R.openPart(i);
         const g = R.graphs[i];
-        parts.push({ drawn: g.drawn, colored: blank(g.canvas), nodes: g.tree.n });
+        // the frames drawn at depth 1, left to right (a part's threads)
+        const level1 = (g.rows[1] || []).slice().sort((a, b) => a[0] - b[0])
+          .map((r) => R.meta.names[g.tree.name[r[2]]]);
+        parts.push({ drawn: g.drawn, colored: blank(g.canvas), nodes: g.tree.n, level1 });
       }
       // search and zoom on the part with the most nodes
       let best = 0;

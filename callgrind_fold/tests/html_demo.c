@@ -107,7 +107,8 @@ static void free_part(struct demo_part *p)
 
 static struct report_part part_of(const struct demo_part *p, uint64_t number)
 {
-    return (struct report_part){number, p->name, p->name, &p->stacks, p->cols};
+    return (struct report_part){.number = number, .name = p->name, .trigger = p->name,
+                                .stacks = &p->stacks, .columns = p->cols};
 }
 
 static struct report report_of(const struct demo_part *first, const struct report_part *parts,

@@ -310,6 +310,91 @@ def test_cli(binary, tag, check):
     check(tag + "html/cli-diff", ok, p.stderr.decode())
 
 
+def thread_pages(binary):
+    """-f html of tests/threads/pool.tree, and --diff of its two runs:
+    (page, meta, trees) each, or None."""
+    import thread_tests as T
+    pages = []
+    for name, args in (("threads.html", [T.POOL_TREE]),
+                       ("threads-diff.html", ["--diff", T.POOL_TREE, T.POOL_B_TREE])):
+        out = os.path.join(WORK, name)
+        p = run([binary, "-f", "html", "-o", out] + args)
+        if p.returncode != 0:
+            pages.append(None)
+            continue
+        meta, _, trees = decode_page(open(out, "rb").read())
+        pages.append((out, meta, trees))
+    return pages
+
+
+def first_level(nodes, col):
+    """The tree's depth-1 frames in its order, and their inclusive
+    counts in column col."""
+    order, incl = [], {}
+    for path, c in nodes:
+        if len(path) >= 1:
+            if path[0] not in incl:
+                order.append(path[0])
+            incl[path[0]] = incl.get(path[0], 0) + c[col]
+    return order, incl
+
+
+def test_threads(binary, tag, check):
+    """A threaded profile (tests/threads/, callgrind --separate-threads=yes):
+    one row per benchmark, its totals the sums of its sections' in every
+    event; its flame graph's first level its threads in the part's order
+    (the thread that ended it first), each as wide as its sections'
+    totals, every event; a --diff pair's old threads drawn as the new
+    ones they pair with (the unnamed main thread by order); one thread
+    alone (--thread) has no thread frame."""
+    import thread_tests as T
+    report_page, diff_page = thread_pages(binary)
+    ok, why = report_page is not None, "page"
+    if ok:
+        _, meta, trees = report_page
+        benches = T.benchmarks(T.sections([T.POOL_TREE]))
+        ok = [(p["name"], p["totals"]) for p in meta["parts"]] == \
+            [(b["name"], b["totals"]) for b in benches]
+        why = "rows %s" % [(p["name"], p["totals"]) for p in meta["parts"]]
+        for part, b, nodes in zip(meta["parts"], benches, trees):
+            threads = [T.label(s) for s in b["threads"] if any(s["totals"])]
+            for e in range(3):
+                order, incl = first_level(nodes, e)
+                want = {T.label(s): s["totals"][e] for s in b["threads"] if any(s["totals"])}
+                want = {k: v for k, v in want.items() if v}
+                got = {k: v for k, v in incl.items() if v}
+                if part["threads"] != threads or order != threads or got != want:
+                    ok, why = False, "%s: %s %s %s %s" % (part["name"], part["threads"], order,
+                                                          got, want)
+    check(tag + "html/threads-one-row-per-benchmark-thread-frames", ok, why)
+    ok, why = diff_page is not None, "page"
+    if ok:
+        _, meta, trees = diff_page
+        new = T.benchmarks(T.sections([T.POOL_B_TREE]))
+        old = T.benchmarks(T.sections([T.POOL_TREE]))
+        for pair, nodes in zip(meta["parts"], trees):
+            n = [b for b in new if b["name"] == pair["name"]][0]
+            o = [b for b in old if b["name"] == pair["name"]][0]
+            labels = [T.label(s) for s in n["threads"] if any(s["totals"])]
+            order, incl_new = first_level(nodes, 0)
+            _, incl_old = first_level(nodes, 3)  # the old run's Ir
+            want_old = {T.label(sn): so["totals"][0]
+                        for sn, so in zip(n["threads"], o["threads"])}
+            if (order != labels or pair["new"]["threads"] != labels or
+                    incl_old != want_old or pair["old"]["threads"] != labels):
+                ok, why = False, "%s: %s %s %s %s" % (pair["name"], order, labels, incl_old,
+                                                      want_old)
+    check(tag + "html/threads-diff-pairs-threads", ok, why)
+    out = os.path.join(WORK, "one-thread.html")
+    p = run([binary, "-f", "html", "--thread=pool-1", "-o", out, T.POOL_TREE])
+    ok = p.returncode == 0
+    if ok:
+        meta, _, trees = decode_page(open(out, "rb").read())
+        ok = all(part["threads"] == [] for part in meta["parts"]) and \
+            all(first_level(nodes, 0)[0] == ["pool"] for nodes in trees)
+    check(tag + "html/threads-one-thread-no-frame", ok, p.stderr.decode())
+
+
 def test_cc1_speed(binary, tag, check, report):
     name = tag + "html/cc1-page-under-4s-and-5MB"
     if not os.path.exists(CC1):
@@ -352,7 +437,7 @@ def page_works(out, page):
             abs(res["zoomWidth"] - res["fullWidth"]) < 1 and res["name"] in res["tip"])
 
 
-def test_browser(demo, cc1_page, check, report):
+def test_browser(binary, demo, cc1_page, check, report):
     import test_render
     name = "html/chromium-parts-render-search-zoom"
     tools = test_render.browser_tools(name, report)
@@ -379,6 +464,20 @@ def test_browser(demo, cc1_page, check, report):
     check("html/chromium-diff-page", page_works(out, dpage) and len(out["result"]["parts"]) == 4,
           json.dumps(out)[:600])
     print("  html: screenshot of the diff page: %s" % shot, flush=True)
+    # a threaded profile: each part's threads drawn side by side, in order
+    pages = thread_pages(binary)
+    if pages[0]:
+        tpage, meta, _ = pages[0]
+        shot = os.path.join(WORK, "browser-threads.png")
+        out = browser_run(node, pw, chromium, tpage, shot)
+        parts = (out.get("result") or {}).get("parts") or []
+        # (the main thread's sliver is narrower than a pixel: not drawn)
+        check("html/chromium-threads-drawn-in-order",
+              page_works(out, tpage) and len(parts) == 2 and
+              all(p["level1"] == [t for t in part["threads"] if t in p["level1"]] and
+                  len(p["level1"]) >= 3 for p, part in zip(parts, meta["parts"])),
+              json.dumps(out)[:600])
+        print("  html: screenshot of a threaded report: %s" % shot, flush=True)
     # several hundred parts: the page stays quick (graphs drawn on demand)
     files = [part_file(b"bench::many %d" % i, "m%d.part" % i, events,
                        random_part(300 + i, 60, events=3, names=30, depth=10)) for i in range(300)]
@@ -407,7 +506,8 @@ def test_browser(demo, cc1_page, check, report):
 
 def run_all(binary, demo, tag, report, check, browser=False):
     os.makedirs(WORK, exist_ok=True)
-    tests = [("cli", lambda: test_cli(binary, tag, check))]
+    tests = [("cli", lambda: test_cli(binary, tag, check)),
+             ("threads", lambda: test_threads(binary, tag, check))]
     if demo:
         tests += [("report", lambda: test_report_data(demo, tag, check)),
                   ("prune", lambda: test_pruning(demo, tag, check)),
@@ -418,7 +518,8 @@ def run_all(binary, demo, tag, report, check, browser=False):
     if not tag:  # timing means nothing under the sanitizers
         tests.append(("speed", lambda: cc1.append(test_cc1_speed(binary, tag, check, report))))
     if browser and demo:
-        tests.append(("browser", lambda: test_browser(demo, cc1[0] if cc1 else None, check, report)))
+        tests.append(("browser", lambda: test_browser(binary, demo, cc1[0] if cc1 else None,
+                                                      check, report)))
     for name, test in tests:
         try:
             test()

@@ -71,7 +71,7 @@ def decode_profile(raw):
             "default_sample_type": st[one(p, 14)],
             "period_type": vt(p[11][0]) if 11 in p else None,
             "comments": [st[i] for i in _packed(p.get(13, []))],
-            "samples": [], "mappings": {}, "locations": {}, "functions": {}}
+            "samples": [], "labels": [], "mappings": {}, "locations": {}, "functions": {}}
     for b in p.get(3, []):
         m = decode_message(b)
         prof["mappings"][one(m, 1)] = {
@@ -89,6 +89,11 @@ def decode_profile(raw):
     for b in p.get(2, []):
         m = decode_message(b)
         prof["samples"].append((_packed(m.get(1, [])), _packed(m.get(2, []))))
+        labels = {}
+        for lb in m.get(3, []):
+            lm = decode_message(lb)
+            labels[st[one(lm, 1)]] = st[one(lm, 2)] if 2 in lm else one(lm, 3)
+        prof["labels"].append(labels)
     return prof
 
 
@@ -183,6 +188,40 @@ def run(T, binary, tag, golden=None):
         T.check(name("golden/inlined-locations/ids"),
                 locs == want_locs and prof["samples"] == want_samples,
                 "locations %r, samples %r" % (locs, prof["samples"]))
+
+    # Threads (callgrind --separate-threads=yes, tests/threads/): each
+    # sample says its thread in labels "thread" (the thread's frame in
+    # the pictures) and "lwpid" (the kernel id), not as a location; per
+    # thread every event sums to its sections' totals.
+    import thread_tests
+    for tsrc in (thread_tests.POOL_TREE, thread_tests.POOL_OUT):
+        kind = os.path.splitext(tsrc)[1][1:]
+        tout = os.path.join(work, "threads-%s.pb.gz" % kind)
+        rc, _, err = T.fold(binary, ["-f", "pprof", "-o", tout, tsrc])
+        ok = rc == 0
+        if ok:
+            prof = decode_profile(open(tout, "rb").read())
+            secs = thread_tests.sections([tsrc])
+            want, ids = {}, {}
+            for sec in secs:
+                lab = thread_tests.label(sec)
+                ids[lab] = sec["thread"]
+                want[lab] = [a + b for a, b in zip(want.get(lab, [0, 0, 0]), sec["totals"])]
+            got = {}
+            for (_, values), labels in zip(prof["samples"], prof["labels"]):
+                lab = labels.get("thread")
+                ok &= sorted(labels) == ["lwpid", "thread"] and labels["lwpid"] == ids.get(lab)
+                got[lab] = [a + b for a, b in zip(got.get(lab, [0, 0, 0]), values)]
+            names = {f["name"] for f in prof["functions"].values()}
+            ok &= got == {k: v for k, v in want.items() if any(v)} and not names & set(want)
+            err += " %s %s" % (got, want)
+        T.check(name("threads/labels-thread-and-lwpid/" + kind), ok, err)
+    # one thread per part (--thread): no labels
+    rc, _, err = T.fold(binary, ["-f", "pprof", "--thread=pool-1", "-o", tout,
+                                 thread_tests.POOL_TREE])
+    prof = decode_profile(open(tout, "rb").read()) if rc == 0 else {"labels": [{}]}
+    T.check(name("threads/one-thread-no-labels"),
+            rc == 0 and prof["labels"] and not any(prof["labels"]), err)
 
     # A folded tree's event: lines tell units, as callgrind.out's do.
     tree = os.path.join(work, "units.tree")

@@ -464,6 +464,10 @@ def test_golden(g, binary, tag, results):
         check(tag + "golden/threads/facts", ok)
     files = g.profile("threads", [])
     fold_files("golden/threads/one-file", files)
+    # A pool of named threads: a part is one benchmark, its sections its
+    # threads (tests/thread_tests.py).
+    import thread_tests
+    thread_tests.golden(g, binary, tag, check, report)
 
     # 6. Recursion: cycles folded without losing cost.
     for vname, opts in (("default", []), ("separate-recs=1", ["--separate-recs=1"]),
@@ -816,6 +820,12 @@ def main():
     import report_tests
     for binary, tag in binaries:
         report_tests.run_all(binary, tag, check, WORK)
+
+    # Threads of --separate-threads=yes: a part is a benchmark, its
+    # sections its threads (tests/thread_tests.py, fixtures tests/threads/)
+    import thread_tests
+    for binary, tag in binaries:
+        thread_tests.run_all(binary, tag, check)
 
     # The folded tree of callgrind --dump-folded=yes: tests/tree_tests.py
     import tree_tests

@@ -125,11 +125,19 @@ def test_inputs(binary, tag, check):
     rc, out, err = fold(binary, [path] + others)
     check(tag + "tree/summed-with-callgrind-and-folded",
           rc == 0 and out == folded_tree.folded_lines(want), "rc %d %s" % (rc, err))
-    rc, out, err = fold(binary, [CASE, CASE])
-    rc1, once, _ = fold(binary, [CASE])
+    # A tree without threads given twice is summed; one whose sections
+    # name their threads (and pid) would read each thread twice: refused.
+    plain = os.path.join(HERE, "cases", "bench_parts_tree.tree")
+    rc, out, err = fold(binary, [plain, plain])
+    rc1, once, _ = fold(binary, [plain])
     doubled = "".join("%s %d\n" % (l.rpartition(" ")[0], 2 * int(l.rpartition(" ")[2]))
                       for l in once.splitlines())
     check(tag + "tree/same-tree-twice-doubles", rc == rc1 == 0 and out == doubled, err)
+    rc, out, err = fold(binary, [CASE, CASE])
+    check(tag + "tree/same-threads-twice-refused",
+          rc == 2 and out == "" and err.startswith(CASE + ":11: part 1 has a second section "
+                                                   "of thread 1 (the first: " + CASE + ":11)"),
+          err)
 
     # A part without nodes (a dump with no cost) is fine.
     empty = write("empty_part.tree", "# callgrind folded tree\nversion: 1\nevents: Ir\n"

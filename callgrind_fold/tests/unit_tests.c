@@ -596,6 +596,140 @@ static void test_tree_reader(void)
     check_reject("tree-reject-marker-junk", "# callgrind folded tree!\n", 1);
 }
 
+/* The readers' view of each section's thread (read.h, struct part_info):
+ * what part_end is told, for callgrind.out and folded trees, one file or
+ * a file per thread, and --thread's choice. */
+struct seen_sections {
+    size_t n;
+    struct part_info info[8];
+    char name[8][16];
+};
+
+static int sections_part(void *arg, struct part *pt, char *err, size_t errlen)
+{
+    (void)arg, (void)pt, (void)err, (void)errlen;
+    return 0;
+}
+
+static void sections_start(void *arg, struct read_target *t, const struct part_info *info)
+{
+    (void)arg, (void)t, (void)info;
+}
+
+static int sections_end(void *arg, const struct part_info *info, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    struct seen_sections *seen = arg;
+    if (seen->n < 8) {
+        seen->info[seen->n] = *info;
+        snprintf(seen->name[seen->n], sizeof seen->name[0], "%.*s",
+                 (int)info->thread_name_len, info->thread_name ? info->thread_name : "");
+        seen->info[seen->n].thread_name = info->thread_name ? seen->name[seen->n] : NULL;
+    }
+    seen->n++;
+    return 0;
+}
+
+/* Reads the inputs (NULL-terminated) with --thread `threads`; 0, or the
+ * failing input's diag. */
+static int read_sections(const char *const *inputs, const char *const *threads,
+                         size_t nthreads, struct seen_sections *seen, bool *matched,
+                         struct diag *d)
+{
+    struct strtab names;
+    struct stacks stacks;
+    strtab_init(&names);
+    stacks_init(&stacks);
+    struct read_options opt = {.keep_parts = true, .threads = threads, .nthreads = nthreads};
+    struct part_sink sink = {seen, sections_part, NULL, sections_start, sections_end};
+    struct read_target t;
+    read_target_init(&t, &opt, &names, &stacks, &sink);
+    memset(seen, 0, sizeof *seen);
+    int rc = 0;
+    for (size_t i = 0; inputs[i] && rc == 0; i++)
+        rc = read_memory("mem", inputs[i], strlen(inputs[i]), &t, d);
+    for (size_t i = 0; i < nthreads && matched; i++)
+        matched[i] = t.thread_matched[i];
+    read_target_free(&t);
+    stacks_free(&stacks);
+    strtab_free(&names);
+    return rc;
+}
+
+#define THREADED_OUT(pid, part, thread, name)                                      \
+    "pid: " pid "\npart: " part "\nthread: " thread "\n" name                       \
+    "desc: Trigger: Client Request: b\nevents: Ir\nfn=w\n1 3\ntotals: 3\n"
+#define THREADED_TREE                                                               \
+    "# callgrind folded tree\nversion: 1\npid: 10\nevents: Ir\n"                     \
+    "part: 1\nthread: 10\ndesc: Trigger: Client Request: b\nfn: 1 m\n1 1 2\n"      \
+    "totals: 2\npart: 1\nthread: 11\ndesc: Thread name: w\n"                          \
+    "desc: Trigger: Client Request: b\n1 1 3\ntotals: 3\n"
+
+static bool section_is(const struct seen_sections *s, size_t i, uint64_t number,
+                       uint64_t pid, uint64_t thread, const char *name)
+{
+    const struct part_info *in = &s->info[i];
+    return in->number == number && in->pid == pid && in->has_thread &&
+           in->thread == thread &&
+           (name ? in->thread_name && strcmp(in->thread_name, name) == 0 : !in->thread_name);
+}
+
+static void test_sections(void)
+{
+    struct seen_sections s;
+    struct diag d;
+    const char *combined[] = {THREADED_OUT("10", "1", "10", "")
+                              THREADED_OUT("10", "1", "11", "desc: Thread name: w\n"), NULL};
+    int rc = read_sections(combined, NULL, 0, &s, NULL, &d);
+    report("sections-combined-out",
+           rc == 0 && s.n == 2 && section_is(&s, 0, 1, 10, 10, NULL) &&
+               section_is(&s, 1, 1, 10, 11, "w") && s.info[0].process == s.info[1].process,
+           rc ? d.msg : "wrong sections");
+    const char *tree[] = {THREADED_TREE, NULL};
+    rc = read_sections(tree, NULL, 0, &s, NULL, &d);
+    report("sections-combined-tree",
+           rc == 0 && s.n == 2 && section_is(&s, 0, 1, 10, 10, NULL) &&
+               section_is(&s, 1, 1, 10, 11, "w") && s.info[0].process == s.info[1].process,
+           rc ? d.msg : "wrong sections");
+    /* a file per thread: one process, the pid's */
+    const char *split[] = {THREADED_OUT("10", "1", "11", "desc: Thread name: w\n"),
+                           THREADED_OUT("10", "1", "10", ""), NULL};
+    rc = read_sections(split, NULL, 0, &s, NULL, &d);
+    uint64_t process = s.info[0].process;
+    report("sections-file-per-thread",
+           rc == 0 && s.n == 2 && section_is(&s, 0, 1, 10, 11, "w") &&
+               section_is(&s, 1, 1, 10, 10, NULL) && s.info[1].process == process,
+           rc ? d.msg : "wrong sections");
+    /* no pid, or no thread: each input a process of its own */
+    const char *own[] = {"part: 1\nthread: 5\nevents: Ir\nfn=w\n1 3\n",
+                         "part: 1\nthread: 6\nevents: Ir\nfn=w\n1 3\n",
+                         "pid: 10\npart: 1\nevents: Ir\nfn=w\n1 3\n", NULL};
+    rc = read_sections(own, NULL, 0, &s, NULL, &d);
+    report("sections-no-pid-or-thread-own-process",
+           rc == 0 && s.n == 3 && s.info[0].process != s.info[1].process &&
+               s.info[2].process != s.info[1].process && s.info[2].process != process &&
+               !s.info[2].has_thread,
+           rc ? d.msg : "wrong processes");
+    /* --thread: by name, by kernel id; a value no section has */
+    const char *by_name[] = {"w", "12"};
+    bool matched[2];
+    rc = read_sections(combined, by_name, 2, &s, matched, &d);
+    report("sections-thread-by-name",
+           rc == 0 && s.n == 1 && section_is(&s, 0, 1, 10, 11, "w") && matched[0] && !matched[1],
+           rc ? d.msg : "wrong selection");
+    const char *by_id[] = {"10"};
+    rc = read_sections(tree, by_id, 1, &s, matched, &d);
+    report("sections-thread-by-id",
+           rc == 0 && s.n == 1 && section_is(&s, 0, 1, 10, 10, NULL) && matched[0],
+           rc ? d.msg : "wrong selection");
+    /* two sections of one thread, in two files */
+    const char *twice[] = {THREADED_OUT("10", "1", "11", ""), THREADED_OUT("10", "1", "11", ""),
+                           NULL};
+    rc = read_sections(twice, NULL, 0, &s, NULL, &d);
+    report("sections-reject-thread-twice", rc != 0 && d.line == 3 &&
+           strstr(d.msg, "second section of thread 11"), d.msg);
+}
+
 /* Inputs that end exactly at the end of a page, without a last newline,
  * before a page that cannot be read: what a mapped file whose size is a
  * multiple of the page size looks like to the readers.  A scanner that
@@ -1289,6 +1423,7 @@ int main(int argc, char **argv)
     test_profile_indexes();
     test_readers();
     test_tree_reader();
+    test_sections();
     test_page_end();
     test_fast_paths();
     test_cost_blocks();

@@ -132,13 +132,26 @@ int read_folded(struct linereader *r, const char *first, size_t first_len,
                 struct read_target *t, struct diag *d)
 {
     t->folded_inputs++;
-    read_part_start(t); /* keep_parts: one part, numbered 1 */
+    /* Folded text names no thread: --thread leaves it out (read all the
+     * same, and checked, into stacks of its own). */
+    bool left_out = t->opt.nthreads > 0;
+    struct stacks *kept = t->stacks, scratch;
+    if (left_out) {
+        stacks_init(&scratch);
+        t->stacks = &scratch;
+    } else {
+        struct part_info info = read_folded_part(t);
+        read_part_start(t, &info); /* keep_parts: one part, numbered 1 */
+    }
     stacks_use_column(t->stacks, 0); /* with all_events: counts of every event */
     struct pending p = {0};
     int rc = read_lines(r, first, first_len, &p, t, d);
     stacks_text_free(&p.text[0]);
     stacks_text_free(&p.text[1]);
-    if (rc == 0 && read_folded_part_end(t, d->msg, sizeof d->msg)) {
+    if (left_out) {
+        stacks_free(&scratch);
+        t->stacks = kept;
+    } else if (rc == 0 && read_folded_part_end(t, d->msg, sizeof d->msg)) {
         d->line = 0;
         return -1;
     }

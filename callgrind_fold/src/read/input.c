@@ -116,6 +116,7 @@ int read_path(const char *path, struct read_target *t, struct diag *d)
     bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     t->input_bytes = regular ? (uint64_t)st.st_size : 0;
     t->cmd.len = 0;
+    t->inputs++;
     /* A regular file is mapped, not read: the readers then scan the page
      * cache in place, with no copy into a buffer and no read() calls.
      * POSIX_MADV_SEQUENTIAL lets the kernel read ahead.  The lines are
@@ -156,6 +157,7 @@ int read_memory(const char *name, const char *data, size_t len, struct read_targ
 {
     t->input_bytes = len;
     t->cmd.len = 0;
+    t->inputs++;
     set_name(d, name);
     struct linereader r;
     lr_open_memory(&r, data, len);

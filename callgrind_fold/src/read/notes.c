@@ -1,6 +1,7 @@
 /* The read target, the event chosen, and what the inputs say besides
  * costs (read.h, "notes.c"). */
 #include "read.h"
+#include "sections.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -18,6 +19,11 @@ void read_target_init(struct read_target *t, const struct read_options *opt,
     strtab_init(&t->notes.events);
     strtab_init(&t->notes.comments);
     strtab_init(&t->event_columns);
+    hashmap_init(&t->sections.parts);
+    hashmap_init(&t->sections.threads);
+    strtab_init(&t->sections.files);
+    strtab_init(&t->sections.triggers);
+    t->thread_matched = xcalloc(opt->nthreads + 1, sizeof *t->thread_matched);
 }
 
 void read_target_free(struct read_target *t)
@@ -30,33 +36,45 @@ void read_target_free(struct read_target *t)
     strtab_free(&t->notes.comments);
     strtab_free(&t->event_columns);
     buf_free(&t->cmd);
+    struct sections_seen *s = &t->sections;
+    hashmap_free(&s->parts);
+    hashmap_free(&s->threads);
+    free(s->part);
+    free(s->thread_line);
+    free(s->thread_file);
+    strtab_free(&s->files);
+    strtab_free(&s->triggers);
+    free(t->thread_matched);
 }
 
-void read_part_start(struct read_target *t)
+void read_part_start(struct read_target *t, const struct part_info *info)
 {
     if (t->opt.keep_parts && t->sink.part_start)
-        t->sink.part_start(t->sink.arg, t);
+        t->sink.part_start(t->sink.arg, t, info);
 }
 
-static int part_end(struct read_target *t, uint64_t number, const char *descs,
-                    size_t descs_len, bool folded_text, char *err, size_t errlen)
+int read_part_end(struct read_target *t, struct part_info *info, char *err, size_t errlen)
 {
     if (!t->opt.keep_parts || !t->sink.part_end)
         return 0;
-    struct part_info info = {number, descs ? descs : "", descs ? descs_len : 0,
-                             t->cmd.len ? buf_cstr(&t->cmd) : "", folded_text};
-    return t->sink.part_end(t->sink.arg, &info, err, errlen);
+    if (!info->descs)
+        info->descs_len = 0;
+    info->descs = info->descs ? info->descs : "";
+    info->cmd = t->cmd.len ? buf_cstr(&t->cmd) : "";
+    return t->sink.part_end(t->sink.arg, info, err, errlen);
 }
 
-int read_part_end(struct read_target *t, uint64_t number, const char *descs,
-                  size_t descs_len, char *err, size_t errlen)
+struct part_info read_folded_part(const struct read_target *t)
 {
-    return part_end(t, number, descs, descs_len, false, err, errlen);
+    /* no pid, no thread: a part of its own input */
+    return (struct part_info){.number = 1, .folded_text = true,
+                              .process = section_input_process(t)};
 }
 
 int read_folded_part_end(struct read_target *t, char *err, size_t errlen)
 {
-    return part_end(t, 1, NULL, 0, true, err, errlen);
+    struct part_info info = read_folded_part(t);
+    return read_part_end(t, &info, err, errlen);
 }
 
 const char *read_event_name(struct read_target *t, const char *first_column)

@@ -10,6 +10,7 @@
 #include "lex.h"
 #include "scan.h"
 #include "costblocks.h"
+#include "sections.h"
 #include "util/util.h"
 
 #include <ctype.h>
@@ -85,6 +86,7 @@ struct parser {
     size_t line_pos;                /* index in "positions:", or SIZE_MAX */
     uint64_t last_line;
     struct buf descs;               /* the part's "desc:" values, '\n' after each */
+    struct section_head head;       /* its thread and dump (sections.h) */
     bool jump_pending;
 
     /* "cfni=NAME" (callgrind --read-inline-info=yes): the node of the
@@ -508,6 +510,7 @@ static void start_part(struct parser *P)
     P->line_pos = 0;
     P->last_line = 0;
     P->descs.len = 0;
+    section_reset(&P->head);
     P->jump_pending = false;
     P->part_ordinal++;
     P->part_number = P->part_ordinal;
@@ -569,13 +572,48 @@ static void make_other_profiles(struct parser *P, bool wanted)
     clear_cost_matrix(&P->other_edge, edge_used);
 }
 
+/* The section's header, for part_end. */
+static struct part_info part_info_of(struct parser *P)
+{
+    struct part_info info = {.number = P->part_number, .descs = P->descs.data,
+                             .descs_len = P->descs.len};
+    section_info(P->t, &P->head, &info);
+    return info;
+}
+
 /* keep_parts: a part without costs, announced and closed. */
 static void end_part(struct parser *P)
 {
     char err[sizeof P->d->msg];
-    read_part_start(P->t);
-    if (read_part_end(P->t, P->part_number, P->descs.data, P->descs.len, err, sizeof err))
+    struct part_info info = part_info_of(P);
+    read_part_start(P->t, &info);
+    if (read_part_end(P->t, &info, err, sizeof err))
         fail(P, "%s", err);
+}
+
+/* The section's header is complete: checked against its part's other
+ * sections; whether --thread selects it. */
+static bool thread_wanted(struct parser *P, bool part_wanted)
+{
+    char err[sizeof P->d->msg];
+    uint64_t line;
+    bool wanted;
+    P->head.number = P->part_number;
+    if (section_end_header(P->t, &P->head, P->d->file, part_wanted, &wanted, err,
+                           sizeof err, &line))
+        fail_at(P, line ? line : P->r->lineno, err);
+    return wanted;
+}
+
+/* A section without costs (a harness's metadata, the program's end,
+ * a thread idle since the last dump): a report still reads its "desc:"
+ * lines. */
+static void finish_empty_section(struct parser *P)
+{
+    struct read_target *t = P->t;
+    bool part_wanted = t->opt.part == ALL_PARTS || t->opt.part == P->part_number;
+    if (thread_wanted(P, part_wanted) && part_wanted && t->opt.keep_parts)
+        end_part(P);
 }
 
 static void finish_part(struct parser *P)
@@ -586,16 +624,14 @@ static void finish_part(struct parser *P)
                 "(truncated file?)");
     struct read_target *t = P->t;
     if (!P->in_body) {
-        /* A part without costs (a harness's metadata, the program's end):
-         * a report still reads its "desc:" lines. */
-        if (t->opt.keep_parts && (t->opt.part == ALL_PARTS || t->opt.part == P->part_number))
-            end_part(P);
+        finish_empty_section(P);
         return;
     }
+    bool part_wanted = t->opt.part == ALL_PARTS || t->opt.part == P->part_number;
+    bool wanted = thread_wanted(P, part_wanted) && part_wanted;
     /* By address, the self costs are not in the graph yet: their sum is
      * kept beside them. */
     uint64_t total = P->part.by_address ? P->part.addr_total : P->prof->total_self;
-    bool wanted = t->opt.part == ALL_PARTS || t->opt.part == P->part_number;
     if (P->nothers && !P->part.by_address)
         make_other_profiles(P, wanted);
     if (P->have_totals) {
@@ -618,9 +654,10 @@ static void finish_part(struct parser *P)
         fail(P, "part ends without its \"totals:\" line (truncated file?)");
     }
     t->parts_read++;
+    if (part_wanted)
+        t->part_matched = true;
     if (!wanted)
         return;
-    t->part_matched = true;
     for (size_t i = 0; i < P->descs.len;) {
         const char *nl = memchr(P->descs.data + i, '\n', P->descs.len - i);
         size_t n = (size_t)(nl - (P->descs.data + i));
@@ -628,14 +665,15 @@ static void finish_part(struct parser *P)
         i += n + 1;
     }
     char err[sizeof P->d->msg];
-    read_part_start(t);
+    struct part_info info = part_info_of(P);
+    read_part_start(t, &info);
     for (size_t k = 0; k <= P->nothers; k++) {
         struct part *pt = k == 0 ? &P->part : &P->others[k - 1].part;
         pt->number = P->part_number;
         if (t->sink.part(t->sink.arg, pt, err, sizeof err))
             fail(P, "%s", err);
     }
-    if (read_part_end(t, P->part_number, P->descs.data, P->descs.len, err, sizeof err))
+    if (read_part_end(t, &info, err, sizeof err))
         fail(P, "%s", err);
 }
 
@@ -724,16 +762,23 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
     } else if (key_is(key, keylen, "positions")) {
         set_positions(P, value, end);
     } else if (key_is(key, keylen, "part")) {
-        if (P->t->opt.keep_parts && !P->in_body && P->have_totals) {
-            /* the part before had no costs: closed here, not merged */
-            if (P->t->opt.part == ALL_PARTS || P->t->opt.part == P->part_number)
-                end_part(P);
+        if (!P->in_body && P->have_totals) {
+            /* the section before had no costs: closed here, not merged */
+            finish_empty_section(P);
             P->descs.len = 0;
             P->have_totals = false;
+            P->summary_in_header = false;
+            section_reset(&P->head);
         }
         P->part_number = number_or_fail(P, value, token_end(value, end), "part number");
         if (skip_blanks(token_end(value, end), end) != end)
             fail(P, "junk after the part number");
+        P->head.start_line = P->r->lineno;
+    } else if (key_is(key, keylen, "thread")) {
+        if (section_thread(&P->head, value, end, P->r->lineno, err, sizeof err))
+            fail(P, "%s", err);
+    } else if (key_is(key, keylen, "pid")) {
+        section_pid(&P->head, value, end);
     } else if (key_is(key, keylen, "totals") ||
                (key_is(key, keylen, "summary") && P->in_body)) {
         /* Cachegrind writes its total as a trailing "summary:". */
@@ -750,6 +795,7 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
     } else if (key_is(key, keylen, "cmd")) {
         notes_comment(P->t, "cmd", value, (size_t)(end - value));
     } else if (key_is(key, keylen, "desc")) {
+        section_desc(&P->head, value, end, P->r->lineno);
         if (P->t->opt.keep_notes || P->t->opt.keep_parts) {
             buf_append(&P->descs, value, (size_t)(end - value));
             buf_putc(&P->descs, '\n');
@@ -761,8 +807,7 @@ static void header_line(struct parser *P, const char *key, size_t keylen,
             parse_costs(P, value, end); /* checked, not needed */
         }
     }
-    /* version, creator, pid, cmd, thread, desc and unknown keys: nothing
-     * to do for folding. */
+    /* version, creator and unknown keys: nothing to do for folding. */
 }
 
 /* ---- body lines ------------------------------------------------------ */
@@ -1761,6 +1806,7 @@ static void free_parser(struct parser *P)
     hashmap_free(&P->inlined_nodes);
     buf_free(&P->scratch);
     buf_free(&P->descs);
+    section_free(&P->head);
     events_free(&P->events);
     free(P->weight);
     free(P->cols);

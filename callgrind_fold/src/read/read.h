@@ -16,7 +16,10 @@
  *   - folded trees and folded text, which are exact stacks already,
  *     straight into the target's struct stacks;
  *   - what the inputs say besides costs (notes.c: events, their long
- *     names, "cmd:" and "desc:" lines) when asked for.
+ *     names, "cmd:" and "desc:" lines) when asked for;
+ *   - with keep_parts, each section's thread and part (struct part_info;
+ *     sections.c checks the sections of one part against each other and
+ *     makes --thread's choice).
  * Depends on the stacks model (stacks/stacks.h) and util/ only. Errors
  * come back as struct diag ("FILE:LINE: message"). */
 #ifndef CF_READ_READ_H
@@ -51,6 +54,10 @@ struct read_options {
     bool keep_parts;          /* announce every part to the sink's
                                  part_start and part_end (-f html, -f md,
                                  pictures rooted per part) */
+    /* --thread values: only the sections of threads of these names or
+     * kernel ids are read (sections.h); NULL, 0: every section. */
+    const char *const *threads;
+    size_t nthreads;
 };
 
 /* notes.c: what the inputs say besides costs, for -f pprof. */
@@ -61,13 +68,44 @@ struct input_notes {
     struct strtab comments;      /* "cmd: ..." and "desc: ..." lines, once each */
 };
 
-/* A part as part_end sees it: its number and what its header said. */
+/* A section as part_end sees it: its part's number, its thread, and what
+ * its header said. The sections of one part (one per thread with
+ * callgrind --separate-threads=yes) have the same number and process. */
 struct part_info {
     uint64_t number;             /* its "part:" number, else 1, 2, ... */
     const char *descs;           /* its "desc:" values, '\n' after each */
     size_t descs_len;
     const char *cmd;             /* its input's "cmd:" value, "" if none */
     bool folded_text;            /* a file of folded stacks */
+    uint64_t process;            /* the part's process (sections.h): its
+                                    input's pid, or the input itself */
+    uint64_t pid;                /* its input's "pid:", 0 if none */
+    bool has_thread;
+    uint64_t thread;             /* its "thread:" (the kernel's thread id),
+                                    0 if none */
+    const char *thread_name;     /* its "desc: Thread name:", or NULL */
+    size_t thread_name_len;
+};
+
+/* sections.c: every section read so far by a run, by part, for the
+ * checks of sections.h. */
+struct sections_seen {
+    struct hashmap parts;        /* (process, part number) -> seen_part */
+    struct hashmap threads;      /* (seen_part, thread) -> its line */
+    struct seen_part *part;
+    size_t nparts, parts_cap;
+    uint64_t *thread_line;       /* a thread's section: its "thread:" line */
+    uint32_t *thread_file;       /* and its input's name, in files */
+    size_t nthreads, threads_cap;
+    struct strtab files;         /* inputs' names */
+    struct strtab triggers;      /* "desc: Trigger:" texts */
+};
+
+struct seen_part {
+    bool has_trigger;
+    uint32_t trigger;            /* in triggers */
+    uint32_t file;               /* where the first section said it */
+    uint64_t line;
 };
 
 struct read_target;
@@ -85,10 +123,12 @@ struct part_sink {
     /* With keep_parts, for every input kind (a callgrind part, a folded
      * tree's part, a file of folded stacks as one part numbered 1): a
      * part that passes --part is announced before any of its costs are
-     * added, and closed after the last. part_start may point t->stacks
-     * at other stacks (the part's own): readers take it up again after
-     * the call, frame ids included. part_end returns as `part`. */
-    void (*part_start)(void *arg, struct read_target *t);
+     * added, with what its header says (info: its thread, which part;
+     * descs not yet), and closed after the last. part_start may point
+     * t->stacks at other stacks (the part's own): readers take it up
+     * again after the call, frame ids included. part_end returns as
+     * `part`. */
+    void (*part_start)(void *arg, struct read_target *t, const struct part_info *info);
     int (*part_end)(void *arg, const struct part_info *info, char *err, size_t errlen);
 };
 
@@ -107,18 +147,23 @@ struct read_target {
                                     no addresses */
     uint64_t input_bytes;        /* size of the input being read, 0 if unknown */
     struct buf cmd;              /* the "cmd:" value of the input being read */
+    uint64_t inputs;             /* inputs begun, the one being read's number */
+    struct sections_seen sections;
+    bool *thread_matched;        /* per --thread value: some section --part
+                                    selects has that thread */
 };
 
 void read_target_init(struct read_target *t, const struct read_options *opt,
                       struct strtab *names, struct stacks *stacks,
                       const struct part_sink *sink);
 void read_target_free(struct read_target *t);
-/* keep_parts: part_start, and part_end with the part's header (both
- * readers and folded text call these). Returns as part_end. */
-void read_part_start(struct read_target *t);
-int read_part_end(struct read_target *t, uint64_t number, const char *descs,
-                  size_t descs_len, char *err, size_t errlen);
+/* keep_parts: part_start, and part_end with the section's header in
+ * *info (its cmd filled in here; both readers and folded text call
+ * these). Returns as part_end. */
+void read_part_start(struct read_target *t, const struct part_info *info);
+int read_part_end(struct read_target *t, struct part_info *info, char *err, size_t errlen);
 /* The same for a file of folded stacks: one part, numbered 1. */
+struct part_info read_folded_part(const struct read_target *t);
 int read_folded_part_end(struct read_target *t, char *err, size_t errlen);
 
 /* The event to count: --event, else the first column of the first input

@@ -10,6 +10,7 @@
 #include "events.h"
 #include "lex.h"
 #include "treescan.h"
+#include "sections.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -23,7 +24,10 @@
  * the others go through a hash map, so a hostile id costs no memory. */
 #define DENSE_ID_LIMIT ((uint64_t)1 << 22)
 
-enum tree_state { IN_HEADER, IN_PART, AFTER_TOTALS };
+/* IN_PART_HEAD: after "part:", before the section's first "fn:", node
+ * or "totals:" line, which close its header: then which thread it is,
+ * and so whether it is read, is known. */
+enum tree_state { IN_HEADER, IN_PART_HEAD, IN_PART, AFTER_TOTALS };
 
 struct tree_reader {
     struct read_target *t;
@@ -51,7 +55,9 @@ struct tree_reader {
     struct buf scratch;
 
     /* The part being read. */
-    bool selected;              /* passes --part */
+    bool part_wanted;           /* passes --part */
+    bool selected;              /* and --thread: its nodes are read */
+    struct section_head head;   /* its thread and dump (sections.h) */
     uint64_t number;            /* its "part:" number */
     uint64_t *sum;              /* per event: its node costs so far */
     uint32_t *path;             /* frame at depth 1, 2, ... of the last node */
@@ -67,7 +73,10 @@ struct tree_reader {
     unsigned lane_lines;        /* lines in the byte lanes */
     unsigned wide_flushes;      /* byte lanes added into the wide ones */
     bool lanes_ok;
-    struct buf descs;           /* keep_parts: its "desc:" values */
+    struct buf descs;           /* its "desc:" values */
+    /* frame_of's ids are of stacks no longer read into: part_start
+     * pointed t->stacks at a section's own, and its part_end back */
+    bool frames_stale, own_stacks;
 };
 
 /* ---- lexical helpers --------------------------------------------------- */
@@ -123,6 +132,18 @@ static inline uint32_t name_of_id(const struct tree_reader *T, uint64_t id)
     return name;
 }
 
+/* The frames of every name made again in the stacks read into. */
+static void remake_frames(struct tree_reader *T)
+{
+    for (uint32_t sid = 0; sid < T->names.count && sid < T->frame_cap; sid++) {
+        T->scratch.len = 0;
+        frame_append(&T->scratch, strtab_str(&T->names, sid), strtab_len(&T->names, sid),
+                     NULL, 0, &T->t->opt.style);
+        T->frame_of[sid] = stacks_frame(T->t->stacks, T->scratch.data, T->scratch.len);
+    }
+    T->frames_stale = false;
+}
+
 /* "fn: ID NAME": the name is the rest of the line. Its frame text is made
  * once, here, as for callgrind.out names (clone folding, ';' escaped). */
 static void fn_line(struct tree_reader *T, const char *p, const char *end)
@@ -138,6 +159,8 @@ static void fn_line(struct tree_reader *T, const char *p, const char *end)
     if (name == end)
         fail(T, "empty function name");
     size_t len = (size_t)(end - name);
+    if (T->frames_stale)
+        remake_frames(T);
     uint32_t sid = strtab_intern(&T->names, name, len);
     if (sid >= T->frame_cap || T->frame_of[sid] == NO_NAME) {
         size_t old = T->frame_cap;
@@ -240,42 +263,74 @@ static void widen_lanes(struct tree_reader *T)
 }
 
 /* keep_parts: the part's costs go where part_start says, so the frames
- * made so far are made again there. */
-static void start_kept_part(struct tree_reader *T)
+ * made so far are made again there (when that is other stacks). */
+static void start_kept_part(struct tree_reader *T, const struct part_info *info)
 {
-    read_part_start(T->t);
-    for (uint32_t sid = 0; sid < T->names.count && sid < T->frame_cap; sid++) {
-        T->scratch.len = 0;
-        frame_append(&T->scratch, strtab_str(&T->names, sid), strtab_len(&T->names, sid),
-                     NULL, 0, &T->t->opt.style);
-        T->frame_of[sid] = stacks_frame(T->t->stacks, T->scratch.data, T->scratch.len);
-    }
+    struct stacks *before = T->t->stacks;
+    read_part_start(T->t, info);
+    T->own_stacks = T->t->stacks != before;
+    if (T->own_stacks || T->frames_stale)
+        remake_frames(T);
 }
 
 static void part_line(struct tree_reader *T, const char *p, const char *end)
 {
-    if (T->state == IN_PART)
+    if (T->state == IN_PART || T->state == IN_PART_HEAD)
         fail(T, "part ends without its \"totals:\" line (truncated file?)");
     if (T->state == IN_HEADER)
         choose_event(T);
     uint64_t number = sole_number(T, p, end, "part number");
     uint64_t want = T->t->opt.part;
-    T->selected = want == ALL_PARTS || want == number;
+    T->part_wanted = want == ALL_PARTS || want == number;
+    T->selected = false;
     T->number = number;
     T->descs.len = 0;
-    if (T->selected && T->t->opt.keep_parts)
-        start_kept_part(T);
+    section_reset(&T->head);
+    T->head.number = number;
+    T->head.start_line = T->r->lineno;
     memset(T->sum, 0, T->events.ncolumns * sizeof *T->sum);
     memset(T->lanes, 0, T->events.ncolumns * sizeof *T->lanes);
     T->lane_lines = 0;
     T->wide_flushes = 0;
     T->lanes_ok = true;
     T->depth = 0;
+    T->state = IN_PART_HEAD;
+}
+
+/* The section's header is complete: checked against its part's other
+ * sections, and read if --part and --thread select it. */
+static void close_head(struct tree_reader *T)
+{
+    char err[sizeof T->d->msg];
+    uint64_t line;
+    bool wanted;
+    if (section_end_header(T->t, &T->head, T->d->file, T->part_wanted, &wanted, err,
+                           sizeof err, &line)) {
+        T->d->line = line ? line : T->r->lineno;
+        fail(T, "%s", err);
+    }
+    T->selected = T->part_wanted && wanted;
     T->state = IN_PART;
+    T->own_stacks = false;
+    if (!T->selected)
+        return;
+    for (size_t i = 0; i < T->descs.len;) {
+        const char *nl = memchr(T->descs.data + i, '\n', T->descs.len - i);
+        size_t n = (size_t)(nl - (T->descs.data + i));
+        notes_comment(T->t, "desc", T->descs.data + i, n);
+        i += n + 1;
+    }
+    if (T->t->opt.keep_parts) {
+        struct part_info info = {.number = T->number};
+        section_info(T->t, &T->head, &info);
+        start_kept_part(T, &info);
+    }
 }
 
 static void totals_line(struct tree_reader *T, const char *p, const char *end)
 {
+    if (T->state == IN_PART_HEAD)
+        close_head(T);
     if (T->state != IN_PART)
         fail(T, T->state == IN_HEADER ? "\"totals:\" line before any \"part:\""
                                       : "second \"totals:\" line for one part");
@@ -296,12 +351,15 @@ static void totals_line(struct tree_reader *T, const char *p, const char *end)
         column++;
     }
     T->t->parts_read++;
-    if (T->selected)
+    if (T->part_wanted)
         T->t->part_matched = true;
     char err[sizeof T->d->msg];
-    if (T->selected && read_part_end(T->t, T->number, T->descs.data, T->descs.len, err,
-                                     sizeof err))
+    struct part_info info = {.number = T->number, .descs = T->descs.data,
+                             .descs_len = T->descs.len};
+    section_info(T->t, &T->head, &info);
+    if (T->selected && read_part_end(T->t, &info, err, sizeof err))
         fail(T, "%s", err);
+    T->frames_stale |= T->own_stacks; /* t->stacks is the run's again */
     T->state = AFTER_TOTALS;
 }
 
@@ -376,6 +434,8 @@ static inline void add_node(struct tree_reader *T, uint64_t depth, uint32_t name
  * frames at depths 1..DEPTH. */
 static void node_line(struct tree_reader *T, const char *p, const char *end)
 {
+    if (T->state == IN_PART_HEAD)
+        close_head(T);
     if (T->state != IN_PART)
         fail(T, T->state == IN_HEADER ? "node line before any \"part:\" line"
                                       : "node line after the part's \"totals:\" line");
@@ -494,6 +554,9 @@ __attribute__((noinline)) static void fast_node_lines(struct tree_reader *T)
 static void key_line(struct tree_reader *T, const char *key, size_t keylen,
                      const char *value, const char *end)
 {
+    bool thread = key_is(key, keylen, "thread"), desc = key_is(key, keylen, "desc");
+    if (T->state == IN_PART_HEAD && !thread && !desc)
+        close_head(T);
     if (key_is(key, keylen, "fn")) {
         fn_line(T, value, end);
     } else if (key_is(key, keylen, "part")) {
@@ -521,19 +584,35 @@ static void key_line(struct tree_reader *T, const char *key, size_t keylen,
         } else if (key_is(key, keylen, "version") && !key_is(value, (size_t)(end - value), "1")) {
             fail(T, "folded tree version " TOKEN_FMT " is not supported (only 1 is)",
                  TOKEN_ARGS(value, (size_t)(end - value)));
+        } else if (key_is(key, keylen, "pid")) {
+            section_pid(&T->head, value, end);
         }
-        /* creator, pid and unknown keys: nothing to do */
-    } else if (T->state == IN_PART &&
-               (key_is(key, keylen, "thread") || key_is(key, keylen, "desc"))) {
-        /* which thread and why the dump: a note for -f pprof */
+        /* creator and unknown keys: nothing to do */
+    } else if (T->state == IN_PART_HEAD) {
+        /* which thread and why the dump: which sections are read, and a
+         * note for -f pprof */
         value = skip_blanks(value, end);
-        if (T->selected && key_is(key, keylen, "desc")) {
-            notes_comment(T->t, "desc", value, (size_t)(end - value));
-            if (T->t->opt.keep_parts) {
-                buf_append(&T->descs, value, (size_t)(end - value));
-                buf_putc(&T->descs, '\n');
-            }
+        char err[sizeof T->d->msg];
+        if (thread && section_thread(&T->head, value, end, T->r->lineno, err, sizeof err))
+            fail(T, "%s", err);
+        if (desc) {
+            section_desc(&T->head, value, end, T->r->lineno);
+            buf_append(&T->descs, value, (size_t)(end - value));
+            buf_putc(&T->descs, '\n');
         }
+    } else if (T->state == IN_PART && desc) {
+        value = skip_blanks(value, end);
+        if (starts_with(value, (size_t)(end - value), "Thread name:"))
+            fail(T, "\"desc: Thread name:\" after the part's first \"fn:\" or node line "
+                 "(a section's thread is said in its header)");
+        if (T->selected) {
+            notes_comment(T->t, "desc", value, (size_t)(end - value));
+            buf_append(&T->descs, value, (size_t)(end - value));
+            buf_putc(&T->descs, '\n');
+        }
+    } else if (T->state == IN_PART && thread) {
+        fail(T, "\"thread:\" line after the part's first \"fn:\" or node line (a "
+             "section's thread is said in its header)");
     } else {
         fail(T, "unexpected \"%.*s:\" line %s", (int)(keylen > 40 ? 40 : keylen), key,
              T->state == IN_PART ? "in a part" : "after the part's \"totals:\" line");
@@ -577,6 +656,7 @@ static void free_reader(struct tree_reader *T)
     free(T->frame_of);
     buf_free(&T->scratch);
     buf_free(&T->descs);
+    section_free(&T->head);
     free(T->sum);
     free(T->cols);
     free(T->lanes);
@@ -622,7 +702,7 @@ int read_tree(struct linereader *r, const char *first, size_t first_len,
         }
         tree_line(T, line, len);
     }
-    if (T->state == IN_PART)
+    if (T->state == IN_PART || T->state == IN_PART_HEAD)
         fail(T, "part ends without its \"totals:\" line (truncated file?)");
     if (T->state == IN_HEADER)
         fail(T, "no \"part:\" line: a folded tree without data (truncated file?)");

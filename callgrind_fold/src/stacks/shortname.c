@@ -570,13 +570,6 @@ static void keep_raw_names(struct stacks *out, const struct stacks *s, const uin
 }
 
 /* The count of stack `id` in column c of s (the current one or another). */
-static uint64_t count_in(const struct stacks *s, size_t c, uint32_t id)
-{
-    if (c == s->column)
-        return stacks_count(s, id);
-    const struct stack_column *col = &s->columns[c];
-    return id < col->cap ? col->count[id] : 0;
-}
 
 /* s's frame texts and raw names become out's: when no two frames merged,
  * out has the same frames in the same order, so every id stays. */
@@ -623,11 +616,11 @@ static uint32_t *shorten_stacks(struct stacks *s, struct shortnames *sn)
         if (src)
             stacks_frame_source(&out, frame[f], src->object, src->file, src->line);
     }
-    size_t ncolumns = s->ncolumns > s->column ? s->ncolumns : s->column + 1;
+    size_t ncolumns = stacks_column_limit(s);
     for (size_t id = 0; id < stacks_count_ids(s); id++) {
         uint32_t to = UINT32_MAX;
         for (size_t c = 0; c < ncolumns; c++) {
-            uint64_t count = count_in(s, c, (uint32_t)id);
+            uint64_t count = stacks_column_count(s, c, (uint32_t)id);
             if (count == 0)
                 continue;
             if (to == UINT32_MAX)

@@ -232,6 +232,59 @@ uint32_t stacks_add_mapped(struct stacks *s, const struct stacks *from, uint32_t
     return stacks_add_id(s, s->scratch, n, count);
 }
 
+bool stacks_merge(struct stacks *s, struct stacks *from, const char *root, size_t root_len)
+{
+    if (!root && stacks_count_frames(s) == 0 && stacks_count_ids(s) == 0 &&
+        s->ncolumns == 0 && s->count_cap == 0) {
+        bool keep = s->keep_sources;
+        stacks_free(s);
+        *s = *from;
+        s->keep_sources = keep;
+        stacks_init(from);
+        return true;
+    }
+    size_t nframes = stacks_count_frames(from), ncolumns = stacks_column_limit(from);
+    uint32_t *map = xmalloc((nframes ? nframes : 1) * sizeof *map);
+    memset(map, 0xff, (nframes ? nframes : 1) * sizeof *map);
+    uint32_t root_frame = root ? stacks_frame(s, root, root_len) : 0;
+    uint32_t *frames = NULL;
+    size_t frames_cap = 0;
+    bool ok = true;
+    for (uint32_t id = 0; id < stacks_count_ids(from) && ok; id++) {
+        uint32_t to = UINT32_MAX;
+        for (size_t c = 0; c < ncolumns && ok; c++) {
+            uint64_t count = stacks_column_count(from, c, id);
+            if (count == 0)
+                continue;
+            if (to == UINT32_MAX) {
+                size_t n, k = 0;
+                const uint32_t *path = stacks_path(from, id, &n);
+                GROW(frames, frames_cap, n + 1);
+                if (root)
+                    frames[k++] = root_frame;
+                for (size_t i = 0; i < n; i++) {
+                    uint32_t f = path[i];
+                    if (map[f] == UINT32_MAX) {
+                        map[f] = stacks_frame_from(s, from, f);
+                        const struct frame_source *src = stacks_source_of(from, f);
+                        if (src)
+                            stacks_frame_source(s, map[f], src->object, src->file, src->line);
+                    }
+                    frames[k++] = map[f];
+                }
+                to = stacks_add_id(s, frames, k, 0);
+            }
+            ok = stacks_count_in(s, c, to, count);
+        }
+    }
+    free(frames);
+    free(map);
+    bool keep = from->keep_sources;
+    stacks_free(from);
+    from->keep_sources = keep;
+    return ok;
+}
+
 /* ---- writing ------------------------------------------------------------ */
 
 /* Lines in stacks_sorted() order (order.c).  A line is built from the

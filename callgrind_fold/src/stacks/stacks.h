@@ -176,6 +176,29 @@ static inline uint64_t stacks_total(const struct stacks *s)
     return s->total;
 }
 
+/* The columns a stack may count in: 0 .. stacks_column_limit(s) - 1. */
+static inline size_t stacks_column_limit(const struct stacks *s)
+{
+    return s->ncolumns > s->column + 1 ? s->ncolumns : s->column + 1;
+}
+
+/* The count of stack `id` in column c. */
+static inline uint64_t stacks_column_count(const struct stacks *s, size_t c, uint32_t id)
+{
+    if (c == s->column)
+        return stacks_count(s, id);
+    if (c >= s->ncolumns)
+        return 0;
+    const struct stack_column *col = &s->columns[c];
+    return id < col->cap ? col->count[id] : 0;
+}
+
+/* Adds every stack of `from` to s, every column, each under a first
+ * frame `root` when root is not NULL (a thread's frame); frames keep
+ * their raw names and sources. `from` is emptied (taken whole when s is
+ * empty and there is no root). False if a sum overflows 64 bits. */
+bool stacks_merge(struct stacks *s, struct stacks *from, const char *root, size_t root_len);
+
 /* The number of first frames stacks a and b share.  Neighbours in
  * byte order (and in a folded tree's order) share most of a deep stack:
  * compared four frames at a time, in two 8-byte words. */

@@ -231,11 +231,30 @@ static const struct event_column *long_names_of(const struct report *r)
     return NULL;
 }
 
+/* A part whose stacks start with its threads draws them in its order. */
+static int tree_flags(const struct report_part *p)
+{
+    return p && p->nthreads ? REPORT_ROOTS_IN_ORDER : 0;
+}
+
 static void build_part_tree(struct report_tree *t, struct report_names *names,
                             const struct report_part *p, size_t nevents)
 {
     struct report_source src = {p->stacks, p->columns, nevents, 0};
-    report_tree_build(t, names, &src, p->stacks && p->columns ? 1 : 0, nevents);
+    report_tree_build(t, names, &src, p->stacks && p->columns ? 1 : 0, nevents,
+                      tree_flags(p));
+}
+
+/* "threads":[...]: the part's threads' frames, in order. */
+static void put_threads(struct textout *o, const struct report_part *p)
+{
+    to_puts(o, ",\"threads\":[");
+    for (size_t t = 0; t < p->nthreads; t++) {
+        if (t)
+            to_puts(o, ",");
+        put_json_string(o, p->threads[t]);
+    }
+    to_puts(o, "]");
 }
 
 int html_write_report(FILE *out, const struct render_options *ro, const struct report *r)
@@ -261,6 +280,7 @@ int html_write_report(FILE *out, const struct render_options *ro, const struct r
         to_u64(&o, p->number);
         to_puts(&o, ",\"trigger\":");
         put_json_string(&o, p->trigger);
+        put_threads(&o, p);
         to_printf(&o, ",\"tree\":%zu,", i);
         put_facts(&o, &facts[i]);
         to_puts(&o, "}");
@@ -298,6 +318,7 @@ static void put_side(struct textout *o, const char *key, const struct report_par
     to_u64(o, p->number);
     to_puts(o, ",\"trigger\":");
     put_json_string(o, p->trigger);
+    put_threads(o, p);
     to_puts(o, ",\"totals\":[");
     for (size_t e = 0; e < nevents; e++) {
         if (e)
@@ -336,12 +357,14 @@ int html_write_diff(FILE *out, const struct render_options *ro, const struct rep
                                            {p->old->stacks, old_cols[i], ne, ne}};
             size_t first = p->new->stacks && p->new->columns ? 0 : 1;
             size_t nsrc = p->old->stacks ? 2 : 1;
-            report_tree_build(&t, &names, src + first, nsrc - first, 2 * ne);
+            report_tree_build(&t, &names, src + first, nsrc - first, 2 * ne,
+                              tree_flags(p->new));
         } else if (p->new) {
             build_part_tree(&t, &names, p->new, ne);
         } else {
             struct report_source src = {p->old->stacks, old_cols[i], ne, 0};
-            report_tree_build(&t, &names, &src, p->old->stacks ? 1 : 0, ne);
+            report_tree_build(&t, &names, &src, p->old->stacks ? 1 : 0, ne,
+                              tree_flags(p->old));
         }
         put_tree_keep_facts(&o, i, &t, &facts[i]);
     }

@@ -64,6 +64,14 @@ struct event_column {
 struct report;
 struct report_diff;
 
+/* A frame that names a thread (callgrind --separate-threads=yes): the
+ * first frame of a stack, when the pipeline put each thread's stacks
+ * under one (-f pprof makes it sample labels instead). */
+struct thread_frame {
+    const char *frame;         /* its text */
+    uint64_t thread;           /* the thread's kernel id */
+};
+
 /* Everything a writer may need, filled by the pipeline. */
 struct render_job {
     const struct render_options *ro;
@@ -78,6 +86,8 @@ struct render_job {
     size_t ncolumns, default_column;
     const struct strtab *comments;     /* -f pprof: "cmd:" and "desc:" lines */
     const char *name;                  /* first input's name, for titles */
+    const struct thread_frame *threads; /* the stacks' thread frames */
+    size_t nthreads;
     /* -f html, -f md: the parts kept apart (report.h), one of the two. */
     const struct report *report;
     const struct report_diff *report_diff;

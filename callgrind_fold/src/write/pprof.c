@@ -9,6 +9,8 @@
  *             14 default_sample_type
  *   ValueType 1 type  2 unit                  (string table indexes)
  *   Sample    1 location_id (packed, leaf first)  2 value (packed)
+ *             3 label
+ *   Label     1 key  2 str  3 num
  *   Mapping   1 id  5 filename  7 has_functions  8 has_filenames
  *             9 has_line_numbers  10 has_inline_frames
  *   Location  1 id  2 mapping_id  4 line
@@ -110,6 +112,12 @@ struct pprof {
     struct strtab objects;     /* object names -> mapping id - 1 */
     uint32_t *object_of;       /* frame id -> mapping id, 0: none */
     bool any_line;
+    /* Thread frames (job->threads): frame id -> its thread + 1, 0: none;
+     * each thread's labels, encoded once. A stack's first frame naming
+     * a thread becomes the sample's labels "thread" (the frame's text)
+     * and "lwpid" (the kernel's id), not a location. */
+    uint32_t *thread_of;
+    struct buf *labels;
 };
 
 static int64_t string_index(struct pprof *P, const char *s, size_t len)
@@ -172,6 +180,36 @@ static uint32_t location_id(struct pprof *P, const uint32_t *f, size_t n)
     return loc;
 }
 
+/* Each thread's two labels as Sample fields, and which frames are
+ * thread frames. */
+static void thread_labels(struct pprof *P)
+{
+    const struct render_job *job = P->job;
+    const struct stacks *s = P->s;
+    P->labels = xcalloc(job->nthreads + 1, sizeof *P->labels);
+    struct strtab frames;
+    strtab_init(&frames);
+    struct buf label = {0};
+    for (size_t t = 0; t < job->nthreads; t++) {
+        const struct thread_frame *tf = &job->threads[t];
+        strtab_intern(&frames, tf->frame, strlen(tf->frame));
+        put_uint(&label, 1, (uint64_t)cstring_index(P, "thread"));
+        put_uint(&label, 2, (uint64_t)cstring_index(P, tf->frame));
+        put_message(&P->labels[t], 3, &label);
+        put_uint(&label, 1, (uint64_t)cstring_index(P, "lwpid"));
+        put_uint(&label, 3, tf->thread);
+        put_message(&P->labels[t], 3, &label);
+    }
+    for (uint32_t f = 0; f < stacks_count_frames(s) && job->nthreads; f++) {
+        size_t len;
+        const char *text = stacks_frame_text(s, f, &len);
+        uint32_t t = strtab_find(&frames, text, len, strtab_hash(text, len));
+        P->thread_of[f] = t == UINT32_MAX ? 0 : t + 1;
+    }
+    buf_free(&label);
+    strtab_free(&frames);
+}
+
 /* Samples: one per stack with a nonzero value for some event. There are
  * as many samples as stacks and location ids as frames, so each sample
  * is written straight into the profile, its lengths known beforehand:
@@ -197,10 +235,13 @@ static void put_samples(struct pprof *P, struct buf *pb)
             continue;
         size_t n;
         const uint32_t *f = stacks_path(s, (uint32_t)id, &n);
+        uint32_t thread = n ? P->thread_of[f[0]] : 0;
+        const struct buf *labels = thread ? &P->labels[thread - 1] : NULL;
+        size_t labels_size = labels ? labels->len : 0;
         /* A frame and the inlined frames below it are one location. */
         size_t nlocs = 0;
         GROW(locs, locs_cap, n);
-        for (size_t i = 0; i < n;) {
+        for (size_t i = thread ? 1 : 0; i < n;) {
             size_t j = i + 1;
             while (j < n && P->inlined[f[j]])
                 j++;
@@ -218,7 +259,8 @@ static void put_samples(struct pprof *P, struct buf *pb)
         const uint64_t sample_key = key_of(2, WIRE_BYTES), locs_key = key_of(1, WIRE_BYTES),
                        values_key = key_of(2, WIRE_BYTES);
         size_t size = varint_size(locs_key) + varint_size(locs_size) + locs_size +
-                      varint_size(values_key) + varint_size(values_size) + values_size;
+                      varint_size(values_key) + varint_size(values_size) + values_size +
+                      labels_size;
         buf_reserve(pb, varint_size(sample_key) + varint_size(size) + size);
         p = pb->data + pb->len;
         p = varint_at(p, sample_key);
@@ -231,6 +273,10 @@ static void put_samples(struct pprof *P, struct buf *pb)
         p = varint_at(p, values_size);
         for (size_t c = 0; c < job->ncolumns; c++)
             p = varint_at(p, values[c]);
+        if (labels_size) {
+            memcpy(p, labels->data, labels_size);
+            p += labels_size;
+        }
         pb->len = (size_t)(p - pb->data);
     }
     free(locs);
@@ -379,6 +425,8 @@ int pprof_write(const struct render_job *job, FILE *out)
     P.used = xcalloc(nf, sizeof *P.used);
     P.object_of = xcalloc(nf, sizeof *P.object_of);
     P.location_of = xcalloc(nf, sizeof *P.location_of);
+    P.thread_of = xcalloc(nf, sizeof *P.thread_of);
+    thread_labels(&P);
     for (uint32_t f = 0; f < nframes; f++) {
         size_t len;
         const char *text = stacks_frame_text(s, f, &len);
@@ -415,6 +463,10 @@ int pprof_write(const struct render_job *job, FILE *out)
     free(P.used);
     free(P.object_of);
     free(P.location_of);
+    free(P.thread_of);
+    for (size_t t = 0; t < job->nthreads; t++)
+        buf_free(&P.labels[t]);
+    free(P.labels);
     strtab_free(&P.strings);
     strtab_free(&P.locations);
     strtab_free(&P.objects);

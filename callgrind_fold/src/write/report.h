@@ -24,6 +24,11 @@ struct report_part {
        order of struct report's events; columns[e].total is the part's
        total of event e. */
     const struct event_column *columns;
+    /* Its threads' frames, when its stacks start with them (one per
+       thread: callgrind --separate-threads=yes), in the order to draw
+       them: the thread that triggered the dump first. */
+    const char *const *threads;
+    size_t nthreads;
 };
 
 /* A run: its parts with a cost, in input order. Parts without any cost

@@ -354,11 +354,18 @@
       var tr = body.appendChild(el('tr'));
       tr.appendChild(el('td', 'num', String(p.number)));
       var td = tr.appendChild(el('td', 'name', p.name));
-      td.title = p.trigger || p.name;
+      td.title = (p.trigger || p.name) + threadsNote(p, '\nthreads: ');
       for (var e = 0; e < E; e++) tr.appendChild(el('td', 'num', fmt(p.totals[e])));
       tr.appendChild(el('td', 'num', pct(p.unknown[ev], p.totals[ev])));
       tr.addEventListener('click', function () { openPart(i); });
     });
+  }
+
+  /* A part drawn thread by thread: how many, and which (its first, the
+   * one that triggered the dump, leftmost). */
+  function threadsNote(p, sep) {
+    var t = p.threads || [];
+    return t.length ? sep + t.length + (t.length === 1 ? ' thread' : ' threads') + ' (' + t.join(', ') + ')' : '';
   }
 
   function tableOfPairs() {
@@ -420,7 +427,8 @@
       d.dataset.index = i;
       var what = isDiff ? (!p.old ? ' (added)' : !p.new ? ' (removed)' : '') : '';
       var total = isDiff ? (p.new || p.old).totals[meta.defaultEvent] : p.totals[meta.defaultEvent];
-      d.appendChild(el('summary', null, p.name + what + ' - ' + fmt(total) + ' ' + events[meta.defaultEvent][0]));
+      d.appendChild(el('summary', null, p.name + what + ' - ' + fmt(total) + ' ' + events[meta.defaultEvent][0] +
+        threadsNote(isDiff ? p.new || p.old : p, ' - ')));
       d.appendChild(el('div', 'cf-graph'));
       d.open = openAll || i === 0; /* many parts: the first open, the others on demand */
       d.addEventListener('toggle', function () {

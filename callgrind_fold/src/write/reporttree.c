@@ -188,7 +188,7 @@ struct visit {
 };
 
 static void prune(struct report_tree *out, const struct trie *t, const uint64_t *incl,
-                  const uint32_t *size, const struct report_names *names)
+                  const uint32_t *size, const struct report_names *names, int flags)
 {
     size_t ncols = t->ncols, n = t->count;
     /* A node is kept when it reaches the threshold in some column. */
@@ -232,7 +232,8 @@ static void prune(struct report_tree *out, const struct trie *t, const uint64_t 
                  t->self + (size_t)v.node * ncols);
         uint32_t *k = kids + first[v.node];
         size_t nk = first[v.node + 1] - first[v.node], nkeep = 0;
-        qsort(k, nk, sizeof *k, by_name);
+        if (v.node != 0 || !(flags & REPORT_ROOTS_IN_ORDER))
+            qsort(k, nk, sizeof *k, by_name); /* else as made: in the sources' order */
         GROW(keep, keep_cap, nk);
         size_t at = nmerged;
         bool any_merged = false;
@@ -274,7 +275,8 @@ static void prune(struct report_tree *out, const struct trie *t, const uint64_t 
 }
 
 void report_tree_build(struct report_tree *out, struct report_names *names,
-                       const struct report_source *src, size_t nsrc, size_t ncols)
+                       const struct report_source *src, size_t nsrc, size_t ncols,
+                       int flags)
 {
     memset(out, 0, sizeof *out);
     out->ncols = ncols;
@@ -300,7 +302,7 @@ void report_tree_build(struct report_tree *out, struct report_names *names,
         size[t.parent[i]] += size[i];
     }
     memcpy(out->total, incl, ncols * sizeof *incl);
-    prune(out, &t, incl, size, names);
+    prune(out, &t, incl, size, names, flags);
     free(size);
     free(incl);
     free(t.parent);

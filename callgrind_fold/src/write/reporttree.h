@@ -1,7 +1,8 @@
 /* The tree of frames the HTML report draws for one part (or one pair of
  * parts of --diff): one node per distinct stack prefix with its self
  * count in every column (an event, or an event of the old or new part),
- * children in the byte order of their names, in depth-first preorder.
+ * children in the byte order of their names (a part's threads in its
+ * order), in depth-first preorder.
  *
  * Frames narrower than a pixel can never be drawn: a node whose
  * inclusive count is below 1/REPORT_TREE_DIVISOR of its tree's total in
@@ -53,6 +54,10 @@ struct report_source {
     size_t first;
 };
 
+/* The root's children in the order the sources' stacks first have them
+ * (its threads' frames, in the part's order), not by name. */
+#define REPORT_ROOTS_IN_ORDER 1
+
 struct report_tree {
     size_t count;          /* nodes; node 0 is the root */
     size_t ncols;
@@ -66,7 +71,8 @@ struct report_tree {
 };
 
 void report_tree_build(struct report_tree *t, struct report_names *names,
-                       const struct report_source *src, size_t nsrc, size_t ncols);
+                       const struct report_source *src, size_t nsrc, size_t ncols,
+                       int flags);
 void report_tree_free(struct report_tree *t);
 
 #endif
