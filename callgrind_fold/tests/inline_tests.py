@@ -159,6 +159,44 @@ def _builds_for(cc, work):
         cpp = os.path.join(d, "cpp")
         _must([cxx, "-O2", "-g", "-o", cpp, src("inline_cpp.cc")], "c++ cpp")
         _builds["cpp"] = cpp
+    # Split DWARF in a package (<program>.dwp, as dwp and rustc
+    # -C split-debuginfo=packed write it; libdw before 0.191 does not read
+    # it): the GNU extension of DWARF 4 that dwp packs. The same program
+    # without its package (and .dwo files): reported, not expanded. Its
+    # package with garbage in the index or in place of the DIEs: no crash.
+    packer = shutil.which("dwp") or shutil.which("llvm-dwp")
+    if packer:
+        pd = os.path.join(d, "dwp")
+        os.makedirs(pd)
+        exe = os.path.join(pd, "hot_dwp")
+        _must([cc, "-O2", "-g", "-gdwarf-4", "-gsplit-dwarf", "-o", exe, src("inline_hot.c")],
+              "cc dwp", cwd=pd)
+        _must([packer, "-e", exe, "-o", exe + ".dwp"], "dwp", cwd=pd)
+        for dwo in glob.glob(os.path.join(pd, "*.dwo")):
+            os.unlink(dwo)
+        _builds["dwp"] = exe
+        nopkg = os.path.join(pd, "hot_dwp_nopkg")
+        shutil.copy(exe, nopkg)
+        _builds["dwp-missing"] = nopkg
+        package = open(exe + ".dwp", "rb").read()
+        for what, section, keep in (("index", ".debug_cu_index", 16),
+                                    ("info", ".debug_info.dwo", 0)):
+            bad = os.path.join(pd, "hot_dwp_bad" + what)
+            shutil.copy(exe, bad)
+            off, size = _section_place(exe + ".dwp", section)
+            blob = bytearray(package)
+            blob[off + keep:off + size] = bytes((i * 151 + 7) % 251 for i in range(size - keep))
+            with open(bad + ".dwp", "wb") as f:
+                f.write(bytes(blob))
+            _builds["dwp-bad" + what] = bad
+    # Rust (rustc's default toolchain): legacy-mangled names of the
+    # program's own code, v0-mangled ones of its standard library.
+    rustc = shutil.which("rustc")
+    if rustc:
+        rs = os.path.join(d, "rust_wc")
+        _must([rustc, "--crate-name", "wc", "-O", "-g", "-o", rs, src("inline_rust.rs")],
+              "rustc", cwd=d)
+        _builds["rust"] = rs
     # Garbage in place of the program's .debug_info and .debug_abbrev
     # (same sizes): neither reader may crash on it.
     for section in ("info", "abbrev"):
@@ -173,13 +211,18 @@ def _builds_for(cc, work):
     return _builds
 
 
-def _section_size(path, section):
+def _section_place(path, section):
+    """(file offset, size) of a section."""
     out = _must(["readelf", "-SW", path], "readelf").stdout.decode()
     for line in out.splitlines():
         f = line.replace("[ ", "[").split()
         if len(f) > 5 and f[1] == section:
-            return int(f[5], 16)
+            return int(f[4], 16), int(f[5], 16)
     raise RuntimeError("%s: no %s" % (path, section))
+
+
+def _section_size(path, section):
+    return _section_place(path, section)[1]
 
 
 def _profile(valgrind, work, exe, opts):
@@ -433,6 +476,57 @@ def _tests(T, valgrind, cc, binary, tag):
         if st is not None:
             problems = helper_facts(st, "hot_loop", "helper_a", "helper_b", 2.0, 4.5)
             T.check(name(variant + "/helpers-found"), not problems, "; ".join(problems) + err)
+
+    # 6b''. Split DWARF in a package: expanded as the program's own
+    # DWARF is; without the package, reported with its cost; a corrupt
+    # package is no crash (the sum stays exact, the run succeeds).
+    if "dwp" in b:
+        pv = _profile(valgrind, work, b["dwp"], instr)
+        st, err = fold(["--inline", "--inline-cache=no"], [pv], "dwp")
+        if st is not None:
+            problems = helper_facts(st, "hot_loop", "helper_a", "helper_b", 2.0, 4.5)
+            T.check(name("dwp/helpers-found"), not problems and b["dwp"] + ":" not in err,
+                    "; ".join(problems) + err)
+        pv = _profile(valgrind, work, b["dwp-missing"], instr)
+        st, err = fold(["--inline", "--inline-cache=no"], [pv], "dwp-missing")
+        if st is not None:
+            reports = [l for l in err.splitlines() if b["dwp-missing"] + ":" in l]
+            T.check(name("dwp-missing/reported-with-cost"),
+                    len(reports) == 1 and "split DWARF was not found" in reports[0] and
+                    re.search(r"; [1-9]\d* address\(es\) with [1-9]\d* self cost",
+                              reports[0]) is not None and
+                    "helper_a [inlined]" not in T.frames_of(st), err)
+        for what in ("index", "info"):
+            pv = _profile(valgrind, work, b["dwp-bad" + what], instr)
+            fold(["--inline", "--inline-cache=no"], [pv], "dwp-corrupt-" + what)
+    else:
+        T.report("SKIP", name("dwp/helpers-found"), "neither dwp nor llvm-dwp installed")
+
+    # 6b'''. Rust: no report of the program (its names match its symbol
+    # table once demangled as callgrind does, legacy and v0), its own and
+    # std's inlined frames, named as callgrind names functions.
+    if "rust" in b:
+        pr = _profile(valgrind, work, b["rust"], instr)
+        st, err = fold(["--inline", "--inline-cache=no"], [pr], "rust")
+        if st is not None:
+            frames = T.frames_of(st)
+            inlined = [f for f in frames if f.endswith(" [inlined]")]
+            T.check(name("rust/program-not-reported"), b["rust"] + ":" not in err, err)
+            T.check(name("rust/own-inlined-frames"),
+                    "wc::count_words [inlined]" in frames and "wc::normalize [inlined]" in frames
+                    and T.follows(st, "wc::normalize [inlined]",
+                                  {"wc::count_words [inlined]"}),
+                    " ".join(f for f in inlined if "wc::" in f)[:300])
+            std = [f for f in inlined if f.startswith(("core::", "alloc::", "std::", "<"))]
+            T.check(name("rust/std-inlined-frames"),
+                    any("HashMap" in f for f in std) and any("sort" in f for f in std),
+                    " ".join(std)[:300])
+            mangled = [f for f in inlined
+                       if f.startswith(("_R", "_ZN")) or re.search(r"::h[0-9a-f]{16}\b", f)]
+            T.check(name("rust/inlined-names-demangled"), not mangled and len(inlined) > 50,
+                    " ".join(mangled)[:300])
+    else:
+        T.report("SKIP", name("rust/own-inlined-frames"), "rustc is not installed")
 
     # 6c. Compressed debug files: inflated once, then read from the cache.
     _cache_tests(T, valgrind, work, b, binary, name, fold, helper_facts, instr)

@@ -753,7 +753,7 @@ def test_fuzz(seconds):
     for status, what in results:
         report(status, "fuzz/" + what, err)
     if p.returncode == 0:
-        check("fuzz/every-target-ran", len(results) == 2, out[-600:])
+        check("fuzz/every-target-ran", len(results) == 3, out[-600:])
     elif not any(status == "FAIL" for status, _ in results):
         check("fuzz/libfuzzer-%ss" % seconds, False, err)
 
@@ -778,7 +778,8 @@ def main():
 
     for unit, tag in ((a.unit, ""), (a.san_unit, "asan+ubsan/")):
         if unit:
-            p = run([os.path.abspath(unit), os.path.join(HERE, "shortnames.txt")])
+            p = run([os.path.abspath(unit), os.path.join(HERE, "shortnames.txt"),
+                     os.path.join(HERE, "rust_symbols.txt")])
             for line in p.stdout.decode().splitlines():
                 status, _, rest = line.partition(": ")
                 report(status, tag + rest.split(": ")[0],

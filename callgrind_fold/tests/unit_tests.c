@@ -4,6 +4,7 @@
  * Prints one PASS:/FAIL: line per test; exits 1 if any failed. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "pipeline.h"
+#include "inline/rustdemangle.h"
 #include "read/events.h"
 #include "read/read.h"
 #include "read/scan.h"
@@ -246,6 +247,167 @@ static void test_short_names(const char *path)
     snprintf(detail, sizeof detail, "%zu groups, %zu names, every line understood: %d", groups,
              names, understood);
     report("short-names-file", groups >= 8 && names >= 100 && understood, detail);
+}
+
+/* tests/rust_symbols.txt: each "< MANGLED" demangled must give the
+ * "> NAME" after it ("(none)": NULL). */
+static void test_rust_demangle_file(const char *path, char ***symbols, size_t *nsymbols)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        report("rust-demangle-file", 0, path);
+        return;
+    }
+    char *line = NULL, detail[1200] = "";
+    size_t cap = 0, names = 0, wrong = 0;
+    bool understood = true;
+    while (read_line(f, &line, &cap)) {
+        if (strncmp(line, "< ", 2) != 0) {
+            understood = understood && (!line[0] || line[0] == '#' ||
+                                        strncmp(line, "== ", 3) == 0);
+            continue;
+        }
+        char *sym = strdup(line + 2);
+        *symbols = realloc(*symbols, (*nsymbols + 1) * sizeof **symbols);
+        (*symbols)[(*nsymbols)++] = sym;
+        if (!read_line(f, &line, &cap) || strncmp(line, "> ", 2) != 0) {
+            understood = false;
+            break;
+        }
+        char *got = rust_demangle(sym);
+        const char *want = strcmp(line + 2, "(none)") == 0 ? NULL : line + 2;
+        if (!(got && want ? strcmp(got, want) == 0 : got == want)) {
+            if (!wrong++)
+                snprintf(detail, sizeof detail, "\"%s\" gave \"%s\", want \"%s\"", sym,
+                         got ? got : "(none)", want ? want : "(none)");
+        }
+        free(got);
+        names++;
+    }
+    fclose(f);
+    free(line);
+    if (!wrong)
+        snprintf(detail, sizeof detail, "%zu names, every line understood: %d", names,
+                 understood);
+    report("rust-demangle-file", !wrong && understood && names >= 60, detail);
+}
+
+/* "_RINvC1a1fu" and `levels` tuples, each of two back references to
+ * the argument before it ("TB7_B7_E" refers to the 'u'). */
+static void doubling_symbol(struct buf *b, int levels)
+{
+    b->len = 0;
+    buf_append(b, "_RINvC1a1fu", 11);
+    size_t prev = 8; /* the 'u', counted after "_R" */
+    for (int k = 0; k < levels; k++) {
+        char digits[16], ref[20];
+        size_t nd = 0, rl = 0;
+        uint64_t v = prev - 1; /* position p is base 62 of p - 1, then '_' */
+        do {
+            int d = (int)(v % 62);
+            digits[nd++] = (char)(d < 10 ? '0' + d : d < 36 ? 'a' + d - 10 : 'A' + d - 36);
+            v /= 62;
+        } while (v);
+        while (nd)
+            ref[rl++] = digits[--nd];
+        ref[rl++] = '_';
+        prev = b->len - 2;
+        buf_putc(b, 'T');
+        for (int twice = 0; twice < 2; twice++) {
+            buf_putc(b, 'B');
+            buf_append(b, ref, rl);
+        }
+        buf_putc(b, 'E');
+    }
+    buf_putc(b, 'E');
+}
+
+/* Bad input is refused or demangled, never a crash (the sanitizer build
+ * runs this): the golden symbols cut, mutated and spliced; nesting past
+ * the limit; back references that would print a name 2^60 times over. */
+static void test_rust_demangle_hostile(char **symbols, size_t n)
+{
+    static const char alphabet[] = "_0123456789abcdefghijklmnopqrstuvwxyz"
+                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ$.:@";
+    struct buf b = {0};
+    size_t demangled = 0, tried = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(symbols[i]);
+        for (int k = 0; k < 300; k++) {
+            b.len = 0;
+            buf_append(&b, symbols[i], len);
+            int edits = 1 + (int)(rng() % 4);
+            for (int e = 0; e < edits && b.len > 0; e++) {
+                size_t at = (size_t)(rng() % b.len);
+                switch (rng() % 4) {
+                case 0: /* cut */
+                    b.len = at;
+                    break;
+                case 1: /* replace */
+                    b.data[at] = alphabet[rng() % (sizeof alphabet - 1)];
+                    break;
+                case 2: { /* splice in part of another symbol */
+                    const char *o = symbols[rng() % n];
+                    size_t ol = strlen(o), from = ol ? (size_t)(rng() % ol) : 0;
+                    b.len = at;
+                    buf_append(&b, o + from, ol - from);
+                    break;
+                }
+                default: /* a back reference */
+                    b.data[at] = 'B';
+                }
+            }
+            char *got = rust_demangle(buf_cstr(&b));
+            demangled += got != NULL;
+            tried++;
+            free(got);
+        }
+    }
+    char why[200];
+    snprintf(why, sizeof why, "%zu of %zu mutated symbols demangled", demangled, tried);
+    report("rust-demangle-mutations", tried > 0 && demangled > 0 && demangled < tried, why);
+
+    b.len = 0;
+    buf_append(&b, "_R", 2);
+    for (int k = 0; k < 5000; k++)
+        buf_append(&b, "Nv", 2);
+    buf_append(&b, "C1a", 3);
+    for (int k = 0; k < 5000; k++)
+        buf_append(&b, "1b", 2);
+    char *deep = rust_demangle(buf_cstr(&b));
+    report("rust-demangle-deep-nesting-refused", deep == NULL, deep ? deep : "");
+    free(deep);
+
+    /* f::<(), ((), ()), (((), ()), ((), ())), ...>: each argument a
+     * tuple of two back references to the one before; 12 levels are
+     * demangled, 60 would be 2^60 times "()" */
+    char *wide[2];
+    for (int t = 0; t < 2; t++) {
+        doubling_symbol(&b, t ? 60 : 12);
+        wide[t] = rust_demangle(buf_cstr(&b));
+    }
+    report("rust-demangle-exponential-refused", wide[0] && !wide[1],
+           wide[0] ? "60 levels demangled" : "12 levels refused");
+    free(wide[0]);
+    free(wide[1]);
+    doubling_symbol(&b, 2);
+    char *small = rust_demangle(buf_cstr(&b));
+    report("rust-demangle-back-references",
+           small && strcmp(small, "a::f::<(), ((), ()), (((), ()), ((), ()))>") == 0,
+           small ? small : "(none)");
+    free(small);
+    buf_free(&b);
+}
+
+static void test_rust_demangle(const char *path)
+{
+    char **symbols = NULL;
+    size_t n = 0;
+    test_rust_demangle_file(path, &symbols, &n);
+    test_rust_demangle_hostile(symbols, n);
+    for (size_t i = 0; i < n; i++)
+        free(symbols[i]);
+    free(symbols);
 }
 
 /* --frame=short on a whole stack table (stacks_shorten): raw names kept
@@ -1415,6 +1577,7 @@ int main(int argc, char **argv)
     test_apportion();
     test_frames();
     test_short_names(argc > 1 ? argv[1] : "tests/shortnames.txt");
+    test_rust_demangle(argc > 2 ? argv[2] : "tests/rust_symbols.txt");
     test_shorten_raw();
     test_events();
     test_stacks_sorted();

@@ -17,9 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Chain of inlined frames at address addr of object oi, interned. */
+/* Chain of inlined frames at address addr of object oi, interned;
+ * *split_missing set when the address is in a unit whose split DWARF
+ * was not found (counted once per address). */
 static uint32_t resolve(struct inline_ctx *ix, uint32_t oi, uint64_t addr,
-                        struct strtab *names)
+                        struct strtab *names, bool *split_missing)
 {
     struct object *o = &ix->objects[oi];
     if (o->state != OBJ_OK) {
@@ -32,7 +34,13 @@ static uint32_t resolve(struct inline_ctx *ix, uint32_t oi, uint64_t addr,
     uint64_t pc = addr - o->bias + o->elf_bias - o->dwarf_bias;
     if (pc - o->run_lo < o->run_hi - o->run_lo)
         return o->run_chain;
-    struct scope_tree *t = function_tree(ix, o, pc);
+    *split_missing = false;
+    struct scope_tree *t = function_tree(ix, o, pc, split_missing);
+    if (*split_missing) {
+        bool inserted;
+        hashmap_upsert(&ix->lost, oi, addr, 0, &inserted);
+        o->split_lost_addrs += inserted;
+    }
     uint32_t node = t ? scope_at(t, pc) : 0;
     if (node == 0)
         return ix->empty_chain;
@@ -143,9 +151,13 @@ int inline_apply(struct inline_ctx *ix, struct part *pt, struct strtab *names, c
             const struct addr_self *r = &pt->selfs[i];
             if (pass == 1 && chains[i] != NONE)
                 continue;
-            chains[i] = ix->objects[obj[r->node]].state == OBJ_NEW
-                            ? NONE /* the second pass's */
-                            : resolve(ix, obj[r->node], r->addr, names);
+            struct object *o = &ix->objects[obj[r->node]];
+            bool missing = false;
+            chains[i] = o->state == OBJ_NEW ? NONE /* the second pass's */
+                                            : resolve(ix, obj[r->node], r->addr, names,
+                                                      &missing);
+            if (missing && !add_u64(o->split_lost_cost, r->cost, &o->split_lost_cost))
+                o->split_lost_cost = UINT64_MAX;
         }
     }
 
@@ -190,7 +202,8 @@ int inline_apply(struct inline_ctx *ix, struct part *pt, struct strtab *names, c
     }
     for (size_t i = 0; i < pt->ncalls && rc == 0; i++) {
         const struct addr_call *r = &pt->calls[i];
-        uint32_t chain = resolve(ix, obj[r->node], r->addr, names);
+        bool missing;
+        uint32_t chain = resolve(ix, obj[r->node], r->addr, names, &missing);
         uint32_t target = r->node;
         if (chain != ix->empty_chain && !chain_node(ix, p, r->node, chain, r->cost, &target))
             rc = -1;

@@ -1,16 +1,20 @@
-/* --inline: C++ names demangled, for the frames of inlined scopes
- * (names.c) and for matching callgrind's names with ELF symbols
+/* --inline: C++ and Rust names demangled, for the frames of inlined
+ * scopes (names.c) and for matching callgrind's names with ELF symbols
  * (bias.c). */
 #include "demangle.h"
+#include "rustdemangle.h"
 
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Callgrind shows C++ names demangled by Valgrind's copy of libiberty's
- * demangler; libstdc++'s __cxa_demangle is the same code. It is looked up
- * at run time so that callgrind_fold does not depend on libstdc++. */
+/* Callgrind shows names demangled by Valgrind's copy of libiberty's
+ * demangler, which tries Rust's manglings first (a legacy Rust symbol is
+ * also a valid C++ name, "wc::count_words::h0123456789abcdef"), then
+ * C++'s. Rust's are rustdemangle.c's; for C++, libstdc++'s __cxa_demangle
+ * is libiberty's code. It is looked up at run time so that callgrind_fold
+ * does not depend on libstdc++. */
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 static void *demangle_lib;
 static demangle_fn demangler;
@@ -18,6 +22,9 @@ static bool demangler_tried;
 
 char *demangle(const char *mangled)
 {
+    char *rust = rust_demangle(mangled);
+    if (rust)
+        return rust;
     if (strncmp(mangled, "_Z", 2) != 0)
         return NULL; /* not mangled: no need to load libstdc++ */
     if (!demangler_tried) {

@@ -5,9 +5,12 @@
  * and to step over everything else, which a decoded abbreviation table
  * does in a few dozen.
  *
- * Only plain units are read: DWARF 2 to 5 compile units of the file
- * itself, host-endian, uncompressed sections, not a relocatable
- * file, no split (.dwo) part. Anything else (a form or range-list entry
+ * Plain units are read: DWARF 2 to 5 compile units of the file itself,
+ * host-endian, uncompressed sections, not a relocatable file; and the
+ * split units of skeleton units when they are in the object's package
+ * (<object>.dwp, as rustc -C split-debuginfo=packed and dwp write it),
+ * which libdw before 0.191 does not read. Split units in .dwo files of
+ * their own are left to libdw. Anything else (a form or range-list entry
  * it does not know, an attribute it cannot resolve, an offset out of
  * bounds) makes the call return false, and the caller does the same work
  * through libdw, which handles every case. So this module is a fast path,
@@ -30,14 +33,22 @@ struct die_unit;   /* one per unit, owned by its reader */
 /* A reader of dbg's sections, or NULL when they cannot be read directly. */
 struct die_reader *die_reader_new(Dwarf *dbg);
 void die_reader_free(struct die_reader *r);
+/* Where the object's package of split units is looked for:
+ * object_path + ".dwp" (opened when a skeleton unit is first read). */
+void die_reader_package(struct die_reader *r, const char *object_path);
 
-/* The unit whose header is at `offset` (read once), or NULL when it is
- * not a plain unit. */
+/* The unit whose header is at `offset` (read once): a plain unit, or
+ * for a skeleton unit its split unit from the package; NULL otherwise. */
 const struct die_unit *die_unit_at(struct die_reader *r, uint64_t offset);
 /* The offset of the unit's own DIE. */
 uint64_t die_unit_die(const struct die_unit *u);
 /* The unit's DW_AT_language (0 when it has none). */
 uint64_t die_unit_language(const struct die_unit *u);
+/* The reader whose sections the unit's DIEs are in (the package's for a
+ * split unit): DIE offsets are offsets there, not in the object's
+ * .debug_info, so libdw cannot be asked about them. */
+struct die_reader *die_unit_reader(const struct die_unit *u);
+bool die_unit_split(const struct die_unit *u);
 
 /* One DIE, or a null entry (tag 0) that ends a list of siblings. */
 struct die {
@@ -77,7 +88,8 @@ bool die_children(const struct die_unit *u, const struct die *d, uint64_t *first
 typedef void die_range_fn(void *arg, uint64_t lo, uint64_t hi);
 bool die_ranges(const struct die_unit *u, uint64_t offset, die_range_fn *fn, void *arg);
 
-/* Names of the DIE at `offset` (in `u`, or any plain unit of r): the
+/* Names of the DIE at `offset` (in `u`, or any plain unit of r, u's
+ * reader or the object's): the
  * first DW_AT_name, the first DW_AT_linkage_name or
  * DW_AT_MIPS_linkage_name, and where its DW_AT_abstract_origin or
  * DW_AT_specification leads (has_next). Name fields already set are

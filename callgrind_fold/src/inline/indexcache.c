@@ -124,8 +124,9 @@ void save_index(struct inline_ctx *ix, struct object *o)
     for (size_t c = 0; c < o->ncus; c++) {
         struct cu_info *ci = &o->cus[c];
         const struct scope_tree *t = ci->index;
-        if (!t || ci->index_saved || (!ci->plain && dwarf_cu_getdwarf(ci->die.cu) != o->dbg))
-            continue; /* not this file's DIEs (a split unit's) */
+        if (!t || ci->index_saved || (!ci->plain && dwarf_cu_getdwarf(ci->die.cu) != o->dbg) ||
+            (ci->plain && die_unit_split(ci->plain)))
+            continue; /* not this file's DIEs (a split unit's, in a .dwo or package) */
         struct saved_fn marker = {ci->offset, t->c_unit, 0, 0};
         buf_append(&out, (const char *)&marker, sizeof marker);
         for (size_t k = 0; k < t->nflat; k++) {

@@ -126,12 +126,16 @@ void inline_report(const struct inline_ctx *ix, const struct strtab *names, FILE
 {
     for (size_t i = 0; i < ix->nobjects; i++) {
         const struct object *o = &ix->objects[i];
-        if (o->state != OBJ_FAILED || o->lost_addrs == 0)
-            continue;
         const char *name = strtab_str(names, o->name);
-        fprintf(out, "callgrind_fold: warning: --inline: %s: %s; %" PRIu64
-                " address(es) with %" PRIu64 " self cost left unexpanded\n",
-                *name ? name : "(no object)", o->why, o->lost_addrs, o->lost_cost);
+        if (o->state == OBJ_FAILED && o->lost_addrs)
+            fprintf(out, "callgrind_fold: warning: --inline: %s: %s; %" PRIu64
+                    " address(es) with %" PRIu64 " self cost left unexpanded\n",
+                    *name ? name : "(no object)", o->why, o->lost_addrs, o->lost_cost);
+        if (o->split_lost_addrs)
+            fprintf(out, "callgrind_fold: warning: --inline: %s: its split DWARF was not "
+                    "found (no .dwo file of its units, no %s.dwp); %" PRIu64
+                    " address(es) with %" PRIu64 " self cost left unexpanded\n",
+                    name, name, o->split_lost_addrs, o->split_lost_cost);
     }
     if (ix->folded_inputs)
         fprintf(out, "callgrind_fold: warning: --inline: %" PRIu64 " input(s) of folded "

@@ -27,7 +27,8 @@
  *                 tree, each made when first needed
  *   bias.c        the load bias, from the ELF symbol tables
  *   names.c       frame names of inlined scopes, interned chains of them
- *   demangle.c    C++ names demangled as callgrind shows them
+ *   demangle.c    C++ and Rust names demangled as callgrind shows them
+ *   rustdemangle.c  Rust's two manglings, legacy and v0
  *   indexcache.c  unit indexes kept in the cache directory
  *   scopes.c      a unit's index of functions, a function's scope tree,
  *                 flattened for lookup

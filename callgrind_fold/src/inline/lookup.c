@@ -20,9 +20,24 @@ static bool c_language(uint64_t lang)
            lang == DW_LANG_C11;
 }
 
+/* A skeleton unit (its scopes in a split unit)? */
+static bool skeleton_unit(Dwarf *dbg, Dwarf_Off offset)
+{
+    Dwarf_Off next;
+    size_t header_size;
+    Dwarf_Die cudie;
+    uint8_t unit_type;
+    return dwarf_next_unit(dbg, offset, &next, &header_size, NULL, NULL, NULL, NULL, NULL,
+                           NULL) == 0 &&
+           dwarf_offdie(dbg, offset + header_size, &cudie) &&
+           dwarf_cu_info(cudie.cu, NULL, &unit_type, NULL, NULL, NULL, NULL, NULL) == 0 &&
+           unit_type == DW_UT_skeleton;
+}
+
 /* The scope tree of the function holding pc (a DWARF address), built
  * when first needed; NULL when no function of the object holds it. */
-struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o, uint64_t pc)
+struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o, uint64_t pc,
+                                 bool *split_missing)
 {
     if (pc - o->last_fn_lo < o->last_fn_hi - o->last_fn_lo)
         return o->last_fn;
@@ -46,7 +61,7 @@ struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o, uint64
             }
         if (i == SIZE_MAX && !o->units_walked) {
             walk_units(o); /* perhaps a unit .debug_aranges leaves out */
-            return function_tree(ix, o, pc);
+            return function_tree(ix, o, pc, split_missing);
         }
         if (i == SIZE_MAX)
             return NULL;
@@ -68,7 +83,9 @@ struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o, uint64
         if (ci->index)
             o->index_new = true;
     }
-    if (!ci->index && ix->direct_only)
+    /* A split unit of a package: its offsets are no libdw DIEs. */
+    bool package = ci->plain && die_unit_split(ci->plain);
+    if (!ci->index && (ix->direct_only || package))
         return NULL;
     if (!ci->index && ci->state == UNIT_LAZY) {
         Dwarf_Die cudie;
@@ -79,9 +96,12 @@ struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o, uint64
                             unit_scopes(o->dbg, ci->offset + header_size, &cudie, &ci->die)
                         ? UNIT_READY
                         : UNIT_NONE;
+        ci->split_missing = ci->state == UNIT_NONE && skeleton_unit(o->dbg, ci->offset);
     }
-    if (!ci->index && ci->state == UNIT_NONE)
+    if (!ci->index && ci->state == UNIT_NONE) {
+        *split_missing = ci->split_missing;
         return NULL;
+    }
     if (!ci->index) {
         ci->index = build_tree(ix, &ci->die, true,
                                c_language((uint64_t)dwarf_srclang(&ci->die)));
@@ -95,7 +115,7 @@ struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o, uint64
     if (!f->inner && !f->name_die.addr && ci->plain && die_at(ci->plain, f->die_offset, &d) &&
         d.tag == DW_TAG_subprogram)
         f->inner = plain_tree(ix, ci->plain, f->die_offset, false, ci->index->c_unit);
-    if (!f->inner && ix->direct_only)
+    if (!f->inner && (ix->direct_only || package))
         return NULL;
     if (!f->inner && !f->name_die.addr &&
         (!dwarf_offdie(o->dbg, f->die_offset, &f->name_die) ||

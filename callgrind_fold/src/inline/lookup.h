@@ -9,6 +9,7 @@
 #ifndef CF_INLINE_LOOKUP_H
 #define CF_INLINE_LOOKUP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct inline_ctx;
@@ -16,7 +17,10 @@ struct object;
 struct scope_tree;
 
 /* The scope tree of the function holding pc (a DWARF address), built
- * when first needed; NULL when no function of the object holds it. */
-struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o, uint64_t pc);
+ * when first needed; NULL when no function of the object holds it, with
+ * *split_missing set when pc is in a skeleton unit whose split unit
+ * (a .dwo file, or in the object's .dwp package) was not found. */
+struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o, uint64_t pc,
+                                 bool *split_missing);
 
 #endif

@@ -95,25 +95,27 @@ static uint32_t frame_name(struct inline_ctx *ix, const Dwarf_Die *die, struct s
     return frame;
 }
 
-/* frame_name() by the direct reader, for the DIE at `offset` (keyed
- * apart from frame_name's DIE addresses by the reader). */
-static bool plain_frame_name(struct inline_ctx *ix, struct object *o, const struct die_unit *u,
-                             uint64_t offset, struct strtab *names, uint32_t *frame)
+/* frame_name() by the direct reader, for the DIE at `offset` of u's
+ * reader (the object's, or its package's): keyed apart from frame_name's
+ * DIE addresses and from other readers' offsets by the reader. */
+static bool plain_frame_name(struct inline_ctx *ix, const struct die_unit *u, uint64_t offset,
+                             struct strtab *names, uint32_t *frame)
 {
-    if (hashmap_get(&ix->frames, offset, (uintptr_t)o->reader, frame))
+    struct die_reader *r = die_unit_reader(u);
+    if (hashmap_get(&ix->frames, offset, (uintptr_t)r, frame))
         return true;
     struct die_names a = {NULL, NULL, 0, false};
     uint64_t cur = offset;
     for (int hops = 0; hops < 16; hops++) {
         a.has_next = false;
-        if (!die_names_at(o->reader, u, cur, &a))
+        if (!die_names_at(r, u, cur, &a))
             return false;
         if ((a.linkage && a.name) || !a.has_next)
             break;
         cur = a.next;
     }
     *frame = frame_of_names(ix, a.linkage, a.name, names);
-    hashmap_put(&ix->frames, offset, (uintptr_t)o->reader, *frame);
+    hashmap_put(&ix->frames, offset, (uintptr_t)r, *frame);
     return true;
 }
 
@@ -124,9 +126,10 @@ static uint32_t node_frame(struct inline_ctx *ix, struct object *o, struct scope
     struct scope_node *n = &t->nodes[s];
     uint32_t frame;
     if (!n->name_die.addr && t->unit &&
-        plain_frame_name(ix, o, t->unit, n->die_offset, names, &frame))
+        plain_frame_name(ix, t->unit, n->die_offset, names, &frame))
         return frame;
-    if (ix->direct_only)
+    /* (a package's offsets are no libdw DIEs) */
+    if (ix->direct_only || (t->unit && die_unit_split(t->unit)))
         return frame_of_names(ix, NULL, NULL, names);
     if (!n->name_die.addr && !dwarf_offdie(o->dbg, n->die_offset, &n->name_die))
         return frame_of_names(ix, NULL, NULL, names);

@@ -123,11 +123,22 @@ void walk_units(struct object *o)
         uint32_t index = (uint32_t)o->ncus;
         struct cu_info ci = {.offset = units[u].offset, .state = UNIT_READY};
         Dwarf_Die cudie;
+        memset(&cudie, 0, sizeof cudie);
         bool any = false;
+        uint8_t unit_type;
         if ((units[u].unit_type != DW_UT_compile && units[u].unit_type != DW_UT_skeleton) ||
-            hashmap_get(&o->unit_index, units[u].offset, 0, &(uint32_t){0}) ||
-            !unit_scopes(o->dbg, units[u].die_offset, &cudie, &ci.die))
+            hashmap_get(&o->unit_index, units[u].offset, 0, &(uint32_t){0}))
             continue;
+        if (!unit_scopes(o->dbg, units[u].die_offset, &cudie, &ci.die)) {
+            /* A skeleton whose split unit libdw did not find: the
+             * direct reader may, in the object's package. */
+            if (!cudie.addr ||
+                dwarf_cu_info(cudie.cu, NULL, &unit_type, NULL, NULL, NULL, NULL, NULL) != 0 ||
+                unit_type != DW_UT_skeleton)
+                continue;
+            ci.state = UNIT_NONE;
+            ci.split_missing = true;
+        }
         ptrdiff_t off = 0;
         Dwarf_Addr base, lo, hi;
         while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
@@ -283,6 +294,8 @@ void open_object(struct inline_ctx *ix, struct object *o, const char *path)
     }
     if (!ix->libdw_only)
         o->reader = die_reader_new(o->dbg);
+    if (o->reader)
+        die_reader_package(o->reader, path);
     read_units(o);
     if (o->ncus == 0)
         fail_object(o, "%s", "its DWARF describes no code");

@@ -42,6 +42,7 @@ struct cu_info {
     bool index_saved;         /* the index came from the cache */
     const struct die_unit *plain; /* for the direct reader, once tried */
     bool plain_tried;
+    bool split_missing;       /* a skeleton whose split unit was not found */
 };
 
 enum obj_state { OBJ_NEW, OBJ_OK, OBJ_FAILED };
@@ -84,6 +85,8 @@ struct object {
     uint64_t run_lo, run_hi;
     uint32_t run_chain;
     uint64_t lost_addrs, lost_cost;
+    /* Addresses in skeleton units whose split unit was not found. */
+    uint64_t split_lost_addrs, split_lost_cost;
 };
 
 /* The object named `name` (an ob= name id), created OBJ_NEW; *index is
