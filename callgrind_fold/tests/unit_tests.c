@@ -330,7 +330,7 @@ static void test_rust_demangle_hostile(char **symbols, size_t n)
     static const char alphabet[] = "_0123456789abcdefghijklmnopqrstuvwxyz"
                                    "ABCDEFGHIJKLMNOPQRSTUVWXYZ$.:@";
     struct buf b = {0};
-    size_t demangled = 0, tried = 0;
+    size_t demangled = 0, tried = 0, empty_labels = 0;
     for (size_t i = 0; i < n; i++) {
         size_t len = strlen(symbols[i]);
         for (int k = 0; k < 300; k++) {
@@ -360,12 +360,32 @@ static void test_rust_demangle_hostile(char **symbols, size_t n)
             char *got = rust_demangle(buf_cstr(&b));
             demangled += got != NULL;
             tried++;
+            /* the labels of the mutated name and of what it demangles to */
+            for (int w = 0; w < 2; w++) {
+                const char *name = w ? got : buf_cstr(&b);
+                struct buf label = {0};
+                if (name && symbol_label(&label, name, strlen(name)) && *name && !label.len)
+                    empty_labels++;
+                buf_free(&label);
+            }
             free(got);
         }
     }
     char why[200];
     snprintf(why, sizeof why, "%zu of %zu mutated symbols demangled", demangled, tried);
     report("rust-demangle-mutations", tried > 0 && demangled > 0 && demangled < tried, why);
+    static const char *const odd[] = {
+        "f ", "int ", "a b ", " ", "(", ")", "<>", "::", "::::", "operator", "operator<",
+        "operator< <", "{lambda(", "<impl >::f", "<T as >::f", "<>::f", "f<>()", "()",
+        "f(int)::", "std::__cxx11", "<[T]>::", "a::<>", "[clone .cold]", "f(int) [clone",
+        "<&'a mut T as X>::f", "<dyn  + >::f", "<for<'a> fn(&'a T) as F>::g"};
+    for (size_t k = 0; k < sizeof odd / sizeof *odd; k++) {
+        struct buf label = {0};
+        if (symbol_label(&label, odd[k], strlen(odd[k])) && !label.len)
+            empty_labels++;
+        buf_free(&label);
+    }
+    report("symbol-label-mutations-never-empty", empty_labels == 0, "");
 
     b.len = 0;
     buf_append(&b, "_R", 2);

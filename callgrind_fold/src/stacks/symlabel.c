@@ -504,6 +504,10 @@ bool symbol_label(struct buf *out, const char *s, size_t n)
         if (kept[i].type)
             first = i;
     ok = ok && nkept > first;
+    size_t shown = 0; /* an empty label is none ("f ": a name cut after a space) */
+    for (size_t i = first; ok && i < nkept; i++)
+        shown += kept[i].len;
+    ok = ok && shown > 0;
     if (ok) {
         buf_append(out, s, pre);
         for (size_t i = first; i < nkept; i++) {
