@@ -772,6 +772,45 @@ def test_symbol_pictures(binary, tag, check, report):
           BUMP_RAWS <= {f["name"] for f in frames}, p.stderr.decode())
 
 
+def test_labels_browser(binary, check, report):
+    """The report of C++ and Rust frames in headless Chromium: the labels
+    drawn, two frames for the two functions labelled alike, and the
+    tooltip of each with its label and raw name (a screenshot with one
+    shown in tests/work/labels.png)."""
+    name = "labels/chromium-labels-and-tooltips"
+    tools = browser_tools(name, report)
+    if not tools:
+        return
+    node, pw, chromium = tools
+    page = os.path.join(WORK, "labels.html")
+    p = run([binary, "-f", "html", "-o", page, os.path.join(HERE, "cases", "cxx_rust_labels.cg")])
+    if p.returncode != 0:
+        check(name, False, p.stderr.decode())
+        return
+    shot = os.path.join(WORK, "labels.png")
+    userdir = tempfile.mkdtemp(prefix="chromium-", dir=WORK)
+    try:
+        r = run([node, os.path.join(HERE, "labels_browser_check.js"), os.path.dirname(pw),
+                 chromium, page, shot, userdir, BUMP, "Index::add", "Adapter::write_str"],
+                timeout=90)
+        out = json.loads(r.stdout.decode().strip().splitlines()[-1])
+    except (subprocess.TimeoutExpired, ValueError, IndexError) as e:
+        check(name, False, "driver: %s" % e)
+        return
+    finally:
+        shutil.rmtree(userdir, ignore_errors=True)
+    labels, tips = out.get("labels", {}), out.get("tips", {})
+    raw_of = lambda tip: tip.split("\n")[1][len("raw: "):] if tip.count("\n") >= 2 else None
+    ok = (not out["errors"] and all(labels.get(l) for l in SYMBOL_LABELS) and
+          labels.get(BUMP) == 2 and {raw_of(t) for t in tips.get(BUMP, [])} == BUMP_RAWS and
+          all(t.startswith(BUMP + "\n") for t in tips.get(BUMP, [])) and
+          [raw_of(t) for t in tips.get("Index::add", [])] ==
+          ["Index::add(std::__cxx11::basic_string<char, std::char_traits<char>, "
+           "std::allocator<char> > const&)"] and
+          os.path.exists(shot) and os.path.getsize(shot) > 1000)
+    check(name, ok, json.dumps(out)[:600])
+
+
 def test_usage(binary, tag, check):
     spec = os.path.join(HERE, "cases", "spec_example.cg")
     for args, name in ((["-f", "jpeg"], "bad-format"), (["--colors=rainbow"], "bad-colors"),
@@ -802,6 +841,7 @@ def run_all(binary, tag, report, check, browser=False):
         tests.append(("svg-speed", lambda: test_svg_speed(binary, tag, check, report)))
     if browser:
         tests.append(("browser", lambda: test_browser(binary, check, report)))
+        tests.append(("labels-browser", lambda: test_labels_browser(binary, check, report)))
     for name, test in tests:
         try:
             test()
