@@ -7,16 +7,12 @@
 // Usage: node labels_browser_check.js MODULE_DIR CHROMIUM PAGE SCREENSHOT USERDIR LABEL...
 'use strict';
 const [moduleDir, chromium, file, shot, userDir, ...wanted] = process.argv.slice(2);
-const { openChromium, newWatchedPage } = require('./chromium_page.js');
+const { openReport } = require('./chromium_page.js');
 
 (async () => {
   const errors = [];
-  const browser = await openChromium(moduleDir, chromium, userDir, 700);
+  const { browser, page } = await openReport(moduleDir, chromium, userDir, 700, file, errors);
   try {
-    const page = await newWatchedPage(browser, errors);
-    await page.goto('file://' + file);
-    await page.waitForFunction(() => window.cfReport && window.cfReport.graphs[0] &&
-                                     window.cfReport.graphs[0].drawn > 0, null, { timeout: 30000 });
     const result = await page.evaluate((wanted) => {
       const R = window.cfReport;
       R.openPart(0);

@@ -543,12 +543,28 @@ def browser_tools(name, report):
     return node, pw, chromium
 
 
+def browser_driver(tools, script, page, shot, extra=()):
+    """Runs a driver (SCRIPT MODULE_DIR CHROMIUM PAGE SCREENSHOT USERDIR
+    EXTRA...) with a user directory of its own: (its JSON line, None), or
+    (None, what went wrong)."""
+    node, pw, chromium = tools
+    userdir = tempfile.mkdtemp(prefix="chromium-", dir=WORK)
+    try:
+        r = run([node, os.path.join(HERE, script), os.path.dirname(pw), chromium, page, shot,
+                 userdir] + list(extra), timeout=90)
+        return json.loads(r.stdout.decode().strip().splitlines()[-1]), None
+    except (subprocess.TimeoutExpired, ValueError, IndexError) as e:
+        return None, "driver: %s" % e
+    finally:
+        shutil.rmtree(userdir, ignore_errors=True)
+
+
 def test_browser(binary, check, report):
     name = "svg/chromium-renders-and-zooms"
     tools = browser_tools(name, report)
     if not tools:
         return
-    node, pw, chromium = tools
+    chromium = tools[2]
     stacks = random_stacks(21, 300, names=20, depth=8)
     # the widest frame, zoomed into: a perf-map name, drawn short
     stacks.append(("JS:~hot /tmp/b/work.js:9:13;leaf", sum(c for _, c in stacks)))
@@ -561,16 +577,10 @@ def test_browser(binary, check, report):
     shot = os.path.join(WORK, "browser.png")
     if os.path.exists(shot):
         os.unlink(shot)
-    userdir = tempfile.mkdtemp(prefix="chromium-", dir=WORK)
-    try:
-        r = run([node, os.path.join(HERE, "browser_check.js"), os.path.dirname(pw), chromium,
-                 svg, shot, userdir], timeout=90)
-        out = json.loads(r.stdout.decode().strip().splitlines()[-1])
-    except (subprocess.TimeoutExpired, ValueError, IndexError) as e:
-        check(name, False, "driver: %s" % e)
+    out, problem = browser_driver(tools, "browser_check.js", svg, shot)
+    if problem:
+        check(name, False, problem)
         return
-    finally:
-        shutil.rmtree(userdir, ignore_errors=True)
     res = out.get("result") or {}
     ok = (not out["errors"] and os.path.exists(shot) and os.path.getsize(shot) > 1000 and
           abs(res.get("after", 0) - res.get("full", -1)) < 0.01 and res["before"] < res["after"] and
@@ -781,24 +791,17 @@ def test_labels_browser(binary, check, report):
     tools = browser_tools(name, report)
     if not tools:
         return
-    node, pw, chromium = tools
     page = os.path.join(WORK, "labels.html")
     p = run([binary, "-f", "html", "-o", page, os.path.join(HERE, "cases", "cxx_rust_labels.cg")])
     if p.returncode != 0:
         check(name, False, p.stderr.decode())
         return
     shot = os.path.join(WORK, "labels.png")
-    userdir = tempfile.mkdtemp(prefix="chromium-", dir=WORK)
-    try:
-        r = run([node, os.path.join(HERE, "labels_browser_check.js"), os.path.dirname(pw),
-                 chromium, page, shot, userdir, BUMP, "Index::add", "Adapter::write_str"],
-                timeout=90)
-        out = json.loads(r.stdout.decode().strip().splitlines()[-1])
-    except (subprocess.TimeoutExpired, ValueError, IndexError) as e:
-        check(name, False, "driver: %s" % e)
+    out, problem = browser_driver(tools, "labels_browser_check.js", page, shot,
+                                  [BUMP, "Index::add", "Adapter::write_str"])
+    if problem:
+        check(name, False, problem)
         return
-    finally:
-        shutil.rmtree(userdir, ignore_errors=True)
     labels, tips = out.get("labels", {}), out.get("tips", {})
     raw_of = lambda tip: tip.split("\n")[1][len("raw: "):] if tip.count("\n") >= 2 else None
     ok = (not out["errors"] and all(labels.get(l) for l in SYMBOL_LABELS) and

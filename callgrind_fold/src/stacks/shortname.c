@@ -53,6 +53,7 @@
  * " [inlined]" are taken off first and put back after. A short name never
  * contains ';' and is never empty (the raw name is kept instead). */
 #include "stacks.h"
+#include "symlabel.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -417,30 +418,6 @@ static size_t close_angle(const char *s, size_t n, size_t i)
     return 0;
 }
 
-/* Length of the operator after "operator" at s (longest token first,
- * new and delete included), or 0 for a conversion ("operator bool"). */
-static size_t operator_token(const char *s, size_t n)
-{
-    static const char *const tokens[] = {
-        " new[]", " delete[]", " new", " delete", "<=>", "->*", "<<=", ">>=", "<<", ">>",
-        "<=", ">=", "==", "!=", "&&", "||", "++", "--", "->", "+=", "-=", "*=", "/=", "%=",
-        "&=", "|=", "^=", "()", "[]", "<", ">", "=", "!", "+", "-", "*", "/", "%", "&",
-        "|", "^", "~", ","};
-    for (size_t k = 0; k < sizeof tokens / sizeof *tokens; k++) {
-        size_t t = strlen(tokens[k]);
-        if (starts_with(s, n, tokens[k]) && (t == n || !is_ident(s[t])))
-            return t;
-    }
-    return 0;
-}
-
-/* Does "operator" (the keyword, not part of a longer name) start at i? */
-static bool operator_at(const char *s, size_t n, size_t i)
-{
-    return starts_with(s + i, n - i, "operator") && (i == 0 || !is_ident(s[i - 1])) &&
-           (i + 8 == n || !is_ident(s[i + 8]));
-}
-
 /* Length of a demangler's prefix such as "non-virtual thunk to " or
  * "transaction clone for ": kept, it names another function. */
 static size_t special_prefix(const char *s, size_t n)
@@ -469,10 +446,8 @@ static bool simplify_cxx(struct buf *out, const char *s, size_t n)
     bool in_operator = false, after_name = false;
     while (i < n) {
         char c = s[i];
-        if (operator_at(s, n, i)) {
-            size_t t = operator_token(s + i + 8, n - i - 8);
-            buf_append(out, s + i, 8 + t);
-            i += 8 + t;
+        size_t t = cxx_operator_take(s, n, &i, out);
+        if (t != NO_OPERATOR) {
             in_operator = in_operator || depth == 0;
             after_name = t > 0;
             if (t && i + 1 < n && s[i] == ' ' && s[i + 1] == '<') /* "operator< <T>" */

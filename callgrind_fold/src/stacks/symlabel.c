@@ -35,6 +35,7 @@
  * labels read alike stay two frames (stacks_shorten); the tooltip, with
  * the raw name, tells them apart. */
 #include "stacks.h"
+#include "symlabel.h"
 #include "util/util.h"
 
 #include <string.h>
@@ -85,9 +86,8 @@ static size_t group_end(const char *s, size_t n, size_t i, int depth)
     return 0;
 }
 
-/* Length of the operator after "operator" at s: its token, "" (0) for a
- * conversion ("operator bool"). */
-static size_t op_token(const char *s, size_t n)
+/* Length of the operator's token after "operator" at s, 0 for none. */
+static size_t operator_token(const char *s, size_t n)
 {
     static const char *const tokens[] = {
         " new[]", " delete[]", " new", " delete", "<=>", "->*", "<<=", ">>=", "<<", ">>",
@@ -102,10 +102,17 @@ static size_t op_token(const char *s, size_t n)
     return 0;
 }
 
-static bool op_at(const char *s, size_t n, size_t i)
+size_t cxx_operator_take(const char *s, size_t n, size_t *i, struct buf *out)
 {
-    return starts(s + i, n - i, "operator") && (i == 0 || !is_ident_char(s[i - 1])) &&
-           (i + 8 == n || !is_ident_char(s[i + 8]));
+    size_t at = *i;
+    if (!starts(s + at, n - at, "operator") || (at > 0 && is_ident_char(s[at - 1])) ||
+        (at + 8 < n && is_ident_char(s[at + 8])))
+        return NO_OPERATOR;
+    size_t t = operator_token(s + at + 8, n - at - 8);
+    if (out)
+        buf_append(out, s + at, 8 + t);
+    *i = at + 8 + t;
+    return t;
 }
 
 /* ---- the parts of a name -------------------------------------------------- */
@@ -150,10 +157,8 @@ static bool split_name(const char *s, size_t n, struct buf *name, bool *params, 
     tail->len = 0;
     while (i < n) {
         char c = s[i];
-        if (op_at(s, n, i)) {
-            size_t t = op_token(s + i + 8, n - i - 8);
-            buf_append(name, s + i, 8 + t);
-            i += 8 + t;
+        size_t t = cxx_operator_take(s, n, &i, name);
+        if (t != NO_OPERATOR) {
             conversion = t == 0; /* "operator bool": the type follows */
             after_name = true;
             if (t && i + 1 < n && s[i] == ' ' && s[i + 1] == '<') /* "operator< <T>" */
@@ -232,10 +237,8 @@ static size_t segments(const char *s, size_t n, struct span *seg, size_t max)
 {
     size_t count = 0, from = 0;
     for (size_t i = 0; i <= n;) {
-        if (i < n && op_at(s, n, i)) {
-            i += 8 + op_token(s + i + 8, n - i - 8);
+        if (i < n && cxx_operator_take(s, n, &i, NULL) != NO_OPERATOR)
             continue;
-        }
         if (i == n || (s[i] == ':' && i + 1 < n && s[i + 1] == ':')) {
             if (count == max)
                 return 0;
