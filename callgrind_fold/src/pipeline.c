@@ -409,7 +409,9 @@ static size_t count_sections(const struct run *run)
 }
 
 /* --frame=short: the run's stacks, the base's, and every kept section's
- * renamed in one go (one root for all their paths). */
+ * renamed in one go (one root for all their paths). Functions whose
+ * names read alike stay apart where a raw name is shown beside each
+ * frame (the pictures, pprof), not in folded text. */
 static void shorten_frames(struct run *run, struct run *base)
 {
     size_t n = 0, cap = 2 + count_sections(run) + count_sections(base);
@@ -421,7 +423,7 @@ static void shorten_frames(struct run *run, struct run *base)
         section_stacks(base, all, &n);
     }
     stacks_shorten(all, n, run->opt.style.short_templates,
-                   run->keep_arcs ? &run->arcs : NULL);
+                   run->opt.render.format != FORMAT_FOLDED, run->keep_arcs ? &run->arcs : NULL);
     free(all);
 }
 

@@ -22,4 +22,15 @@ async function newWatchedPage(browser, errors) {
   return page;
 }
 
-module.exports = { openChromium, newWatchedPage };
+// An HTML report (-f html) opened, once its first part's flame graph is
+// drawn: { browser, page } (the caller closes the browser).
+async function openReport(moduleDir, chromium, userDir, height, file, errors) {
+  const browser = await openChromium(moduleDir, chromium, userDir, height);
+  const page = await newWatchedPage(browser, errors);
+  await page.goto('file://' + file);
+  await page.waitForFunction(() => window.cfReport && window.cfReport.graphs[0] &&
+                                   window.cfReport.graphs[0].drawn > 0, null, { timeout: 30000 });
+  return { browser, page };
+}
+
+module.exports = { openChromium, newWatchedPage, openReport };

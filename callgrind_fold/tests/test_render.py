@@ -543,12 +543,28 @@ def browser_tools(name, report):
     return node, pw, chromium
 
 
+def browser_driver(tools, script, page, shot, extra=()):
+    """Runs a driver (SCRIPT MODULE_DIR CHROMIUM PAGE SCREENSHOT USERDIR
+    EXTRA...) with a user directory of its own: (its JSON line, None), or
+    (None, what went wrong)."""
+    node, pw, chromium = tools
+    userdir = tempfile.mkdtemp(prefix="chromium-", dir=WORK)
+    try:
+        r = run([node, os.path.join(HERE, script), os.path.dirname(pw), chromium, page, shot,
+                 userdir] + list(extra), timeout=90)
+        return json.loads(r.stdout.decode().strip().splitlines()[-1]), None
+    except (subprocess.TimeoutExpired, ValueError, IndexError) as e:
+        return None, "driver: %s" % e
+    finally:
+        shutil.rmtree(userdir, ignore_errors=True)
+
+
 def test_browser(binary, check, report):
     name = "svg/chromium-renders-and-zooms"
     tools = browser_tools(name, report)
     if not tools:
         return
-    node, pw, chromium = tools
+    chromium = tools[2]
     stacks = random_stacks(21, 300, names=20, depth=8)
     # the widest frame, zoomed into: a perf-map name, drawn short
     stacks.append(("JS:~hot /tmp/b/work.js:9:13;leaf", sum(c for _, c in stacks)))
@@ -561,16 +577,10 @@ def test_browser(binary, check, report):
     shot = os.path.join(WORK, "browser.png")
     if os.path.exists(shot):
         os.unlink(shot)
-    userdir = tempfile.mkdtemp(prefix="chromium-", dir=WORK)
-    try:
-        r = run([node, os.path.join(HERE, "browser_check.js"), os.path.dirname(pw), chromium,
-                 svg, shot, userdir], timeout=90)
-        out = json.loads(r.stdout.decode().strip().splitlines()[-1])
-    except (subprocess.TimeoutExpired, ValueError, IndexError) as e:
-        check(name, False, "driver: %s" % e)
+    out, problem = browser_driver(tools, "browser_check.js", svg, shot)
+    if problem:
+        check(name, False, problem)
         return
-    finally:
-        shutil.rmtree(userdir, ignore_errors=True)
     res = out.get("result") or {}
     ok = (not out["errors"] and os.path.exists(shot) and os.path.getsize(shot) > 1000 and
           abs(res.get("after", 0) - res.get("full", -1)) < 0.01 and res["before"] < res["after"] and
@@ -691,6 +701,119 @@ def test_short_pictures(binary, tag, check, report):
                                                            spec]).stdout, "")
 
 
+# ---- C++ and Rust labels in every picture ---------------------------------
+
+BUMP = "text::Counter::bump [clone .isra.0]"
+BUMP_RAWS = {"text::Counter<int>::bump(int const&) [clone .isra.0]",
+             "text::Counter<std::__cxx11::basic_string<char, std::char_traits<char>, "
+             "std::allocator<char> > >::bump(std::__cxx11::basic_string<char, "
+             "std::char_traits<char>, std::allocator<char> > const&) [clone .isra.0]"}
+SYMBOL_LABELS = ("std::__introsort_loop [clone .isra.0]", "std::_Rb_tree::_M_insert_unique",
+                 "Index::add", "wc::count_words", "HashMap::rustc_entry", "Adapter::write_str",
+                 "<[T]>::sort_by", "OnceLock::initialize", "std::rt::lang_start::{{closure}}")
+
+
+def test_symbol_pictures(binary, tag, check, report):
+    """C++ and Rust frames read as a person names the function in every
+    picture (tests/cases/cxx_rust_labels.why), raw names in tooltips; two
+    functions whose labels read alike stay two frames there, each with its
+    raw name; the totals are the folded ones."""
+    import html_tests
+    import pprof_tests
+    path = os.path.join(HERE, "cases", "cxx_rust_labels.cg")
+    total = folded_total(binary, [path])
+    name = lambda n: tag + "labels/" + n
+    # SVG, and --diff's: labels in data-l, raw names in the titles
+    for what, args in (("svg", []), ("diff-svg", ["--diff=" + path])):
+        p = run([binary, "-f", "svg"] + args + [path])
+        root, frames = svg_frames(p.stdout)
+        groups = [g for g in root.iter(NS + "g") if g.get("class") == "f"]
+        labels = [g.get("data-l") or frames[i]["name"] for i, g in enumerate(groups)]
+        bumps = {frames[i]["name"] for i, g in enumerate(groups) if g.get("data-l") == BUMP}
+        drops = [l for l in labels if l == "core::ptr::drop_in_place"]
+        check(name(what),
+              p.returncode == 0 and all(l in labels for l in SYMBOL_LABELS) and
+              bumps == BUMP_RAWS and len(drops) == 2 and
+              root.find(NS + "g[@id='cfconfig']").get("data-total") == str(total) and
+              (what == "svg" or all(", +0 " in f["title"] for f in frames[1:])),
+              p.stderr.decode() + repr(sorted(set(l for l in labels if l)))[:600])
+    # HTML report: the names shown, the raw ones beside them
+    p = run([binary, "-f", "html", path])
+    meta, _, trees = html_tests.decode_page(p.stdout)
+    ids = [i for i, n in enumerate(meta["names"]) if n == BUMP]
+    check(name("html"),
+          p.returncode == 0 and all(l in meta["names"] for l in SYMBOL_LABELS) and
+          len(ids) == 2 and {meta["raw"].get(str(i)) for i in ids} == BUMP_RAWS and
+          sum(sum(c[0] for _, c in t) for t in trees) == total,
+          p.stderr.decode() + repr(meta["names"])[:600])
+    # speedscope: the label as the name, the raw name as its "file"
+    p = run([binary, "-f", "speedscope", path])
+    doc = json.loads(p.stdout.decode())
+    fr = doc["shared"]["frames"]
+    check(name("speedscope"),
+          p.returncode == 0 and all(any(f["name"] == l for f in fr) for l in SYMBOL_LABELS) and
+          {f.get("file") for f in fr if f["name"] == BUMP} == BUMP_RAWS and
+          sum(doc["profiles"][0]["weights"]) == total, repr(fr)[:600])
+    # DOT: node labels, raw tooltips
+    p = run([binary, "-f", "dot", "--node-thres=0", "--edge-thres=0", path])
+    text = p.stdout.decode()
+    tips = set(re.findall(r'label="' + re.escape(BUMP) + r'\\ntotal[^"]*", tooltip="([^"]*)"',
+                          text))
+    check(name("dot"),
+          p.returncode == 0 and all('label="%s\\ntotal' % l.replace('"', '\\"') in text
+                                    for l in SYMBOL_LABELS) and
+          tips == {t.replace('"', '\\"') for t in BUMP_RAWS}, text[-600:])
+    # pprof keeps the raw names; with --frame=short, labels and system names
+    for args, want_short in (([], False), (["--frame=short"], True)):
+        out = os.path.join(WORK, "labels.pb.gz")
+        p = run([binary, "-f", "pprof", "-o", out] + args + [path])
+        prof = pprof_tests.decode_profile(open(out, "rb").read()) if p.returncode == 0 else None
+        fns = list(prof["functions"].values()) if prof else []
+        if want_short:
+            ok = all(any(f["name"] == l for f in fns) for l in SYMBOL_LABELS) and \
+                {f["system_name"] for f in fns if f["name"] == BUMP} == BUMP_RAWS
+        else:
+            ok = {f["name"] for f in fns} >= BUMP_RAWS and not any(f["name"] == BUMP for f in fns)
+        check(name("pprof" + ("-frame=short" if want_short else "-raw")), ok, repr(fns)[:600])
+    # --frame=fn: raw names in the pictures too
+    p = run([binary, "-f", "svg", "--frame=fn", path])
+    root, frames = svg_frames(p.stdout)
+    check(name("frame=fn-raw-svg"), p.returncode == 0 and b"data-l=" not in p.stdout and
+          BUMP_RAWS <= {f["name"] for f in frames}, p.stderr.decode())
+
+
+def test_labels_browser(binary, check, report):
+    """The report of C++ and Rust frames in headless Chromium: the labels
+    drawn, two frames for the two functions labelled alike, and the
+    tooltip of each with its label and raw name (a screenshot with one
+    shown in tests/work/labels.png)."""
+    name = "labels/chromium-labels-and-tooltips"
+    tools = browser_tools(name, report)
+    if not tools:
+        return
+    page = os.path.join(WORK, "labels.html")
+    p = run([binary, "-f", "html", "-o", page, os.path.join(HERE, "cases", "cxx_rust_labels.cg")])
+    if p.returncode != 0:
+        check(name, False, p.stderr.decode())
+        return
+    shot = os.path.join(WORK, "labels.png")
+    out, problem = browser_driver(tools, "labels_browser_check.js", page, shot,
+                                  [BUMP, "Index::add", "Adapter::write_str"])
+    if problem:
+        check(name, False, problem)
+        return
+    labels, tips = out.get("labels", {}), out.get("tips", {})
+    raw_of = lambda tip: tip.split("\n")[1][len("raw: "):] if tip.count("\n") >= 2 else None
+    ok = (not out["errors"] and all(labels.get(l) for l in SYMBOL_LABELS) and
+          labels.get(BUMP) == 2 and {raw_of(t) for t in tips.get(BUMP, [])} == BUMP_RAWS and
+          all(t.startswith(BUMP + "\n") for t in tips.get(BUMP, [])) and
+          [raw_of(t) for t in tips.get("Index::add", [])] ==
+          ["Index::add(std::__cxx11::basic_string<char, std::char_traits<char>, "
+           "std::allocator<char> > const&)"] and
+          os.path.exists(shot) and os.path.getsize(shot) > 1000)
+    check(name, ok, json.dumps(out)[:600])
+
+
 def test_usage(binary, tag, check):
     spec = os.path.join(HERE, "cases", "spec_example.cg")
     for args, name in ((["-f", "jpeg"], "bad-format"), (["--colors=rainbow"], "bad-colors"),
@@ -714,12 +837,14 @@ def run_all(binary, tag, report, check, browser=False):
              ("dot", lambda: test_dot(binary, tag, check, report)),
              ("diff", lambda: test_diff(binary, tag, check, report, valgrind, cc, None)),
              ("short", lambda: test_short_pictures(binary, tag, check, report)),
+             ("labels", lambda: test_symbol_pictures(binary, tag, check, report)),
              ("speedscope", lambda: test_speedscope(binary, tag, check, report,
                                                     speedscope_schema()))]
     if not tag:  # timing means nothing under the sanitizers
         tests.append(("svg-speed", lambda: test_svg_speed(binary, tag, check, report)))
     if browser:
         tests.append(("browser", lambda: test_browser(binary, check, report)))
+        tests.append(("labels-browser", lambda: test_labels_browser(binary, check, report)))
     for name, test in tests:
         try:
             test()

@@ -330,7 +330,7 @@ static void test_rust_demangle_hostile(char **symbols, size_t n)
     static const char alphabet[] = "_0123456789abcdefghijklmnopqrstuvwxyz"
                                    "ABCDEFGHIJKLMNOPQRSTUVWXYZ$.:@";
     struct buf b = {0};
-    size_t demangled = 0, tried = 0;
+    size_t demangled = 0, tried = 0, empty_labels = 0;
     for (size_t i = 0; i < n; i++) {
         size_t len = strlen(symbols[i]);
         for (int k = 0; k < 300; k++) {
@@ -360,12 +360,32 @@ static void test_rust_demangle_hostile(char **symbols, size_t n)
             char *got = rust_demangle(buf_cstr(&b));
             demangled += got != NULL;
             tried++;
+            /* the labels of the mutated name and of what it demangles to */
+            for (int w = 0; w < 2; w++) {
+                const char *name = w ? got : buf_cstr(&b);
+                struct buf label = {0};
+                if (name && symbol_label(&label, name, strlen(name)) && *name && !label.len)
+                    empty_labels++;
+                buf_free(&label);
+            }
             free(got);
         }
     }
     char why[200];
     snprintf(why, sizeof why, "%zu of %zu mutated symbols demangled", demangled, tried);
     report("rust-demangle-mutations", tried > 0 && demangled > 0 && demangled < tried, why);
+    static const char *const odd[] = {
+        "f ", "int ", "a b ", " ", "(", ")", "<>", "::", "::::", "operator", "operator<",
+        "operator< <", "{lambda(", "<impl >::f", "<T as >::f", "<>::f", "f<>()", "()",
+        "f(int)::", "std::__cxx11", "<[T]>::", "a::<>", "[clone .cold]", "f(int) [clone",
+        "<&'a mut T as X>::f", "<dyn  + >::f", "<for<'a> fn(&'a T) as F>::g"};
+    for (size_t k = 0; k < sizeof odd / sizeof *odd; k++) {
+        struct buf label = {0};
+        if (symbol_label(&label, odd[k], strlen(odd[k])) && !label.len)
+            empty_labels++;
+        buf_free(&label);
+    }
+    report("symbol-label-mutations-never-empty", empty_labels == 0, "");
 
     b.len = 0;
     buf_append(&b, "_R", 2);
@@ -439,7 +459,7 @@ static void test_shorten_raw(void)
     callarcs_add(&arcs, f[0], f[2], 2, 6);
     callarcs_add(&arcs, f[2], f[3], 1, 1);
     struct stacks *one[] = {&s};
-    stacks_shorten(one, 1, false, &arcs);
+    stacks_shorten(one, 1, false, false, &arcs);
 
     size_t len;
     bool ok = stacks_count_frames(&s) == 3 && stacks_count_ids(&s) == 2;
@@ -504,7 +524,7 @@ static void test_shorten_raw(void)
     stacks_frame_source(&s, b, 7, 3, 33);
     uint32_t ab[] = {a, b};
     uint32_t ab_id = stacks_add_id(&s, ab, 2, 9);
-    stacks_shorten(one, 1, false, NULL);
+    stacks_shorten(one, 1, false, false, NULL);
     src = stacks_source_of(&s, b);
     report("shorten-raw-no-merge-keeps-ids",
            stacks_count_frames(&s) == 2 && stacks_count(&s, ab_id) == 9 &&
@@ -520,7 +540,7 @@ static void test_shorten_raw(void)
         uint32_t fr = stacks_frame(&s, name, strlen(name));
         stacks_add(&s, &fr, 1, 1);
     }
-    stacks_shorten(one, 1, false, NULL);
+    stacks_shorten(one, 1, false, false, NULL);
     const char *many = stacks_frame_raw(&s, 0);
     report("shorten-raw-many-names",
            stacks_count_frames(&s) == 1 && stacks_total(&s) == 6 &&
@@ -530,6 +550,73 @@ static void test_shorten_raw(void)
 done:
     callarcs_free(&arcs);
     stacks_free(&s);
+}
+
+/* Functions whose labels read alike stay two frames where a raw name is
+ * shown (keep_apart: pictures, pprof): C++ overloads, Rust instances; a
+ * JS function's tiers still become one; without keep_apart (folded
+ * text) they merge. Their keys keep them apart across stacks (--diff's
+ * base) and in a copy (stacks_merge). */
+static void test_shorten_keep_apart(void)
+{
+    const char *names[] = {"main", "A<int>::f(int)", "A<long>::f(long)",
+                           "JS:~g /r/x.js:1:1", "JS:*g /r/x.js:1:1"};
+    for (int apart = 0; apart < 2; apart++) {
+        struct stacks s, base;
+        stacks_init(&s);
+        stacks_init(&base);
+        uint32_t f[5], b[5];
+        for (int i = 0; i < 5; i++) {
+            f[i] = stacks_frame(&s, names[i], strlen(names[i]));
+            b[i] = stacks_frame(&base, names[i], strlen(names[i]));
+        }
+        for (int i = 1; i < 5; i++) {
+            uint32_t p[] = {f[0], f[i]}, q[] = {b[0], b[i]};
+            stacks_add(&s, p, 2, (uint64_t)(10 * i));
+            stacks_add(&base, q, 2, (uint64_t)i);
+        }
+        struct stacks *both[] = {&s, &base};
+        stacks_shorten(both, 2, false, apart, NULL);
+        size_t len;
+        size_t af = 0, g = 0;
+        bool raws_differ = false;
+        const char *first_raw = NULL;
+        for (uint32_t i = 0; i < stacks_count_frames(&s); i++) {
+            const char *t = stacks_frame_text(&s, i, &len);
+            if (len == 4 && memcmp(t, "A::f", 4) == 0) {
+                af++;
+                if (first_raw)
+                    raws_differ = strcmp(first_raw, stacks_frame_raw(&s, i)) != 0;
+                first_raw = stacks_frame_raw(&s, i);
+            }
+            g += strcmp(t, "g  x.js:1") == 0;
+        }
+        char why[200];
+        snprintf(why, sizeof why, "%zu A::f frames, %zu g, raw names differ %d, total %llu", af,
+                 g, raws_differ, (unsigned long long)stacks_total(&s));
+        report(apart ? "shorten-keep-apart/pictures" : "shorten-keep-apart/folded-merges",
+               (apart ? af == 2 && raws_differ : af == 1) && g == 1 && stacks_total(&s) == 100,
+               why);
+        if (apart) {
+            /* the base's frames join the profile's by key */
+            struct stacks t;
+            stacks_init(&t);
+            size_t joined = 0;
+            for (uint32_t i = 0; i < stacks_count_frames(&base); i++) {
+                uint32_t id = stacks_frame_from(&s, &base, i);
+                joined += id < stacks_count_frames(&s);
+                (void)stacks_frame_from(&t, &base, i);
+            }
+            report("shorten-keep-apart/base-joins-by-key",
+                   joined == stacks_count_frames(&base) &&
+                       stacks_count_frames(&s) == stacks_count_frames(&base) &&
+                       stacks_count_frames(&t) == stacks_count_frames(&base),
+                   "");
+            stacks_free(&t);
+        }
+        stacks_free(&s);
+        stacks_free(&base);
+    }
 }
 
 static void test_events(void)
@@ -1579,6 +1666,7 @@ int main(int argc, char **argv)
     test_short_names(argc > 1 ? argv[1] : "tests/shortnames.txt");
     test_rust_demangle(argc > 2 ? argv[2] : "tests/rust_symbols.txt");
     test_shorten_raw();
+    test_shorten_keep_apart();
     test_events();
     test_stacks_sorted();
     test_stacks_sorted_deep();

@@ -98,6 +98,7 @@ static void rebuild(struct stacks *s, const uint8_t *mark, bool benchmark, size_
     struct stacks out;
     stacks_init(&out);
     out.keep_sources = s->keep_sources;
+    out.split_keys = s->split_keys;
     uint32_t *frame_map = xmalloc((nframes ? nframes : 1) * sizeof *frame_map);
     memset(frame_map, 0xff, (nframes ? nframes : 1) * sizeof *frame_map);
     uint32_t *frames = NULL;
@@ -120,8 +121,8 @@ static void rebuild(struct stacks *s, const uint8_t *mark, bool benchmark, size_
             uint32_t f = path[i];
             if (frame_map[f] == UINT32_MAX) {
                 size_t len;
-                const char *text = stacks_frame_text(s, f, &len);
-                frame_map[f] = stacks_frame(&out, text, len);
+                const char *key = stacks_frame_key(s, f, &len);
+                frame_map[f] = stacks_frame(&out, key, len);
             }
             frames[k++] = frame_map[f];
         }

@@ -53,6 +53,7 @@
  * " [inlined]" are taken off first and put back after. A short name never
  * contains ';' and is never empty (the raw name is kept instead). */
 #include "stacks.h"
+#include "symlabel.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -254,11 +255,32 @@ void shortnames_free(struct shortnames *sn)
     buf_free(&sn->out);
 }
 
-/* The name without callgrind's clone suffix and " [inlined]": *tail is
- * what follows it, put back after the short name. */
+/* Length of a " [object]" suffix (--frame=fn+obj frames, also read from
+ * folded input) at the end of name, or 0: not " [inlined]", nor a C++
+ * name's "[clone .cold]" or "[abi:cxx11]". */
+static size_t object_suffix(const char *name, size_t n)
+{
+    if (n < 4 || name[n - 1] != ']')
+        return 0;
+    size_t open = n - 1;
+    while (open > 0 && name[open - 1] != '[' && name[open - 1] != ']')
+        open--;
+    if (open < 2 || name[open - 1] != '[' || name[open - 2] != ' ')
+        return 0;
+    const char *in = name + open;
+    size_t k = n - 1 - open;
+    if (k == 0 || (k == 7 && memcmp(in, "inlined", 7) == 0) || starts_with(in, k, "clone ") ||
+        starts_with(in, k, "abi:"))
+        return 0;
+    return n - (open - 2);
+}
+
+/* The name without its " [object]", callgrind's clone suffix and
+ * " [inlined]": *tail is what follows it, put back after the short name. */
 static size_t core_length(const char *name, size_t len, size_t *tail)
 {
     size_t mark = strlen(INLINE_MARK), n = len;
+    n -= object_suffix(name, n);
     if (n > mark && memcmp(name + n - mark, INLINE_MARK, mark) == 0)
         n -= mark;
     n = frame_base_length(name, n);
@@ -396,30 +418,6 @@ static size_t close_angle(const char *s, size_t n, size_t i)
     return 0;
 }
 
-/* Length of the operator after "operator" at s (longest token first,
- * new and delete included), or 0 for a conversion ("operator bool"). */
-static size_t operator_token(const char *s, size_t n)
-{
-    static const char *const tokens[] = {
-        " new[]", " delete[]", " new", " delete", "<=>", "->*", "<<=", ">>=", "<<", ">>",
-        "<=", ">=", "==", "!=", "&&", "||", "++", "--", "->", "+=", "-=", "*=", "/=", "%=",
-        "&=", "|=", "^=", "()", "[]", "<", ">", "=", "!", "+", "-", "*", "/", "%", "&",
-        "|", "^", "~", ","};
-    for (size_t k = 0; k < sizeof tokens / sizeof *tokens; k++) {
-        size_t t = strlen(tokens[k]);
-        if (starts_with(s, n, tokens[k]) && (t == n || !is_ident(s[t])))
-            return t;
-    }
-    return 0;
-}
-
-/* Does "operator" (the keyword, not part of a longer name) start at i? */
-static bool operator_at(const char *s, size_t n, size_t i)
-{
-    return starts_with(s + i, n - i, "operator") && (i == 0 || !is_ident(s[i - 1])) &&
-           (i + 8 == n || !is_ident(s[i + 8]));
-}
-
 /* Length of a demangler's prefix such as "non-virtual thunk to " or
  * "transaction clone for ": kept, it names another function. */
 static size_t special_prefix(const char *s, size_t n)
@@ -448,10 +446,8 @@ static bool simplify_cxx(struct buf *out, const char *s, size_t n)
     bool in_operator = false, after_name = false;
     while (i < n) {
         char c = s[i];
-        if (operator_at(s, n, i)) {
-            size_t t = operator_token(s + i + 8, n - i - 8);
-            buf_append(out, s + i, 8 + t);
-            i += 8 + t;
+        size_t t = cxx_operator_take(s, n, &i, out);
+        if (t != NO_OPERATOR) {
             in_operator = in_operator || depth == 0;
             after_name = t > 0;
             if (t && i + 1 < n && s[i] == ' ' && s[i + 1] == '<') /* "operator< <T>" */
@@ -499,11 +495,14 @@ const char *shortnames_make(struct shortnames *sn, const char *name, size_t len,
     size_t tail, n = core_length(name, len, &tail);
     struct jit_name j;
     bool made;
-    if (parse_jit(name, n, &j)) {
+    sn->jit = parse_jit(name, n, &j);
+    if (sn->jit) {
         put_jit(sn, out, &j);
         made = true;
+    } else if (sn->templates) {
+        made = simplify_cxx(out, name, n);
     } else {
-        made = sn->templates && simplify_cxx(out, name, n);
+        made = symbol_label(out, name, n);
     }
     if (!made || out->len == 0) { /* the raw name */
         out->len = 0;
@@ -578,33 +577,84 @@ static void take_names(struct stacks *s, struct stacks *out)
     struct strtab frames = s->frames, raw_names = s->raw_names;
     uint32_t *raw = s->raw;
     size_t raw_cap = s->raw_cap;
+    bool split_keys = s->split_keys;
     s->frames = out->frames;
     s->raw_names = out->raw_names;
     s->raw = out->raw;
     s->raw_cap = out->raw_cap;
+    s->split_keys = out->split_keys;
     out->frames = frames;
     out->raw_names = raw_names;
     out->raw = raw;
     out->raw_cap = raw_cap;
+    out->split_keys = split_keys;
+}
+
+/* Short names that several raw names make, over every stacks of a run:
+ * frames of those that are not perf-map names are kept apart. */
+struct alike {
+    struct strtab shorts;  /* short name -> id */
+    struct strtab raws;    /* raw name -> id */
+    uint32_t *first_raw;   /* short name id -> the first raw name's id */
+    bool *several;         /* short name id -> made by two raw names or more */
+    size_t cap;
+};
+
+static void alike_note(struct alike *a, const char *shrt, size_t shrt_len, const char *raw,
+                       size_t raw_len)
+{
+    uint32_t id = strtab_intern(&a->shorts, shrt, shrt_len);
+    uint32_t r = strtab_intern(&a->raws, raw, raw_len);
+    if (id >= a->cap) {
+        size_t old = a->cap;
+        GROW(a->first_raw, a->cap, id);
+        a->several = xrealloc(a->several, a->cap * sizeof *a->several);
+        for (size_t k = old; k < a->cap; k++) {
+            a->first_raw[k] = r;
+            a->several[k] = false;
+        }
+    }
+    if (a->first_raw[id] != r)
+        a->several[id] = true;
+}
+
+static bool alike_several(const struct alike *a, const char *shrt, size_t shrt_len)
+{
+    uint32_t id = strtab_find(&a->shorts, shrt, shrt_len, strtab_hash(shrt, shrt_len));
+    return id != UINT32_MAX && a->several[id];
 }
 
 /* Every frame of s replaced by its short name: stacks whose frames become
- * alike are merged, in every column. Their counts are parts of a total
- * that fits 64 bits, so the sums cannot overflow. Returns the frame ids'
- * map, old -> new (the caller's to free). */
-static uint32_t *shorten_stacks(struct stacks *s, struct shortnames *sn)
+ * alike are merged, in every column, but for the frames `apart` (when
+ * not NULL) says are kept apart, whose key is their short name, a NUL and
+ * their raw name. Their counts are parts of a total that fits 64 bits,
+ * so the sums cannot overflow. Returns the frame ids' map, old -> new
+ * (the caller's to free). */
+static uint32_t *shorten_stacks(struct stacks *s, struct shortnames *sn,
+                                const struct alike *apart)
 {
     struct stacks out;
     stacks_init(&out);
     out.keep_sources = s->keep_sources;
     size_t nframes = stacks_count_frames(s);
     uint32_t *frame = xmalloc((nframes ? nframes : 1) * sizeof *frame);
+    struct buf key = {0};
     for (size_t f = 0; f < nframes; f++) {
         size_t len, short_len;
         const char *text = stacks_frame_text(s, (uint32_t)f, &len);
         const char *short_text = shortnames_make(sn, text, len, &short_len);
-        frame[f] = stacks_frame(&out, short_text, short_len);
+        if (apart && !sn->jit && alike_several(apart, short_text, short_len)) {
+            key.len = 0;
+            buf_append(&key, short_text, short_len);
+            buf_putc(&key, '\0');
+            buf_append(&key, text, len);
+            frame[f] = stacks_frame(&out, key.data, key.len);
+            out.split_keys = true;
+        } else {
+            frame[f] = stacks_frame(&out, short_text, short_len);
+        }
     }
+    buf_free(&key);
     keep_raw_names(&out, s, frame);
     if (stacks_count_frames(&out) == nframes) { /* none merged (C profiles): ids stay */
         take_names(s, &out);
@@ -634,7 +684,7 @@ static uint32_t *shorten_stacks(struct stacks *s, struct shortnames *sn)
     return frame;
 }
 
-void stacks_shorten(struct stacks *const *s, size_t n, bool templates,
+void stacks_shorten(struct stacks *const *s, size_t n, bool templates, bool keep_apart,
                     struct callarcs *arcs)
 {
     struct shortnames sn;
@@ -645,12 +695,28 @@ void stacks_shorten(struct stacks *const *s, size_t n, bool templates,
             const char *text = stacks_frame_text(s[k], (uint32_t)f, &len);
             shortnames_note(&sn, text, len);
         }
+    /* which short names several raw names make, over all the stacks */
+    struct alike apart;
+    memset(&apart, 0, sizeof apart);
+    strtab_init(&apart.shorts);
+    strtab_init(&apart.raws);
+    for (size_t k = 0; k < n && keep_apart; k++)
+        for (size_t f = 0; f < stacks_count_frames(s[k]); f++) {
+            size_t len, short_len;
+            const char *text = stacks_frame_text(s[k], (uint32_t)f, &len);
+            const char *short_text = shortnames_make(&sn, text, len, &short_len);
+            alike_note(&apart, short_text, short_len, text, len);
+        }
     for (size_t k = 0; k < n; k++) {
         size_t nframes = stacks_count_frames(s[k]);
-        uint32_t *renamed = shorten_stacks(s[k], &sn);
+        uint32_t *renamed = shorten_stacks(s[k], &sn, keep_apart ? &apart : NULL);
         if (k == 0 && arcs)
             callarcs_rename(arcs, renamed, nframes);
         free(renamed);
     }
+    strtab_free(&apart.shorts);
+    strtab_free(&apart.raws);
+    free(apart.first_raw);
+    free(apart.several);
     shortnames_free(&sn);
 }

@@ -67,9 +67,11 @@ const char *stacks_frame_raw(const struct stacks *s, uint32_t frame)
 
 uint32_t stacks_frame_from(struct stacks *s, const struct stacks *from, uint32_t frame)
 {
-    size_t len;
+    size_t len, key_len;
     const char *text = stacks_frame_text(from, frame, &len);
-    uint32_t id = stacks_frame(s, text, len);
+    const char *key = stacks_frame_key(from, frame, &key_len);
+    s->split_keys |= from->split_keys;
+    uint32_t id = stacks_frame(s, key, key_len);
     const char *raw = stacks_frame_raw(from, frame);
     size_t raw_len = strlen(raw);
     if ((raw_len != len || memcmp(raw, text, len) != 0) &&

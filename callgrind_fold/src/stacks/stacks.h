@@ -94,6 +94,10 @@ struct stacks {
     struct strtab raw_names;
     uint32_t *raw;
     size_t raw_cap;
+    /* Some frame's key is its text, a NUL and its raw name: two
+     * functions whose short names read alike kept apart (stacks_shorten).
+     * A frame's text is then its key up to the NUL. */
+    bool split_keys;
 };
 
 /* A frame's function: ids of its "ob=" and "fl=" names in the run's
@@ -232,6 +236,22 @@ static inline const uint32_t *stacks_path(const struct stacks *s, uint32_t id, s
 static inline const char *stacks_frame_text(const struct stacks *s, uint32_t frame,
                                             size_t *len)
 {
+    const char *text = strtab_str(&s->frames, frame);
+    *len = strtab_len(&s->frames, frame);
+    if (s->split_keys) {
+        const char *nul = memchr(text, '\0', *len);
+        if (nul)
+            *len = (size_t)(nul - text);
+    }
+    return text;
+}
+
+/* The key frame `frame` is interned by: its text, or for a frame kept
+ * apart from others that read alike, its text, a NUL and its raw name.
+ * What stacks must use to make a frame of another's (frames alike by
+ * text are not the same frame). */
+static inline const char *stacks_frame_key(const struct stacks *s, uint32_t frame, size_t *len)
+{
     *len = strtab_len(&s->frames, frame);
     return strtab_str(&s->frames, frame);
 }
@@ -241,7 +261,7 @@ static inline const char *stacks_frame_text(const struct stacks *s, uint32_t fra
  * raw names became, "N names: RAW1 | RAW2 | ..." (the first few); the
  * frame's text when the frames were not renamed. */
 const char *stacks_frame_raw(const struct stacks *s, uint32_t frame);
-/* Frame `frame` of `from` as a frame of s (interned by its text), its raw
+/* Frame `frame` of `from` as a frame of s (interned by its key), its raw
  * name kept: --diff's base frames joining the profile's. */
 uint32_t stacks_frame_from(struct stacks *s, const struct stacks *from, uint32_t frame);
 /* Sets the raw name of frame `frame` (stacks_shorten's renaming). */
@@ -257,10 +277,11 @@ void stacks_frame_set_raw(struct stacks *s, uint32_t frame, const char *raw, siz
  * root), then each is made. */
 
 struct shortnames {
-    bool templates;  /* shorten C++ template arguments and parameters */
+    bool templates;  /* C++ names as "std::vector<...>::push_back(...)" */
     bool have_root;  /* an absolute path was noted */
     struct buf root; /* the directory every noted path is in, with its '/' */
     struct buf out;  /* the last name made */
+    bool jit;        /* the last name made was a perf-map name */
 };
 
 void shortnames_init(struct shortnames *sn, bool templates);
@@ -271,16 +292,26 @@ void shortnames_note(struct shortnames *sn, const char *name, size_t len);
  * the name is). Sets *out_len; valid until the next call. */
 const char *shortnames_make(struct shortnames *sn, const char *name, size_t len,
                             size_t *out_len);
+/* symlabel.c: the label of a C++ or Rust function name (not a perf-map
+ * name) as a person writes it: "std::_Rb_tree::_M_insert_unique",
+ * "Index::add", "wc::count_words", "HashMap::rustc_entry" (the rules are
+ * in symlabel.c's opening comment). Appended to out; false, with out
+ * unchanged, when the name's brackets do not balance. */
+bool symbol_label(struct buf *out, const char *name, size_t len);
 /* Every frame of the n stacks (a profile, and its --diff base) replaced
  * by its short name, with one root for all, its raw name kept
  * (stacks_frame_raw): stacks that become alike are merged, their counts
- * summed in every column (frames that read alike, such as a JS
+ * summed in every column (perf-map frames that read alike, such as a JS
  * function's tiers, become one; a merged frame keeps the source of its
- * first raw frame). `arcs`, when not NULL, holds frame ids of s[0] (-f
- * dot, --colors=obj): they are renamed too, arcs that become alike
- * summed. */
+ * first raw frame). With `keep_apart` (pictures and pprof, which show a
+ * raw name beside each frame), other frames that read alike but are
+ * different functions (C++ overloads, Rust instances) stay apart, by
+ * their keys (stacks_frame_key); without it (folded text, where a frame
+ * is its text) they become one. `arcs`, when not NULL, holds frame ids
+ * of s[0] (-f dot, --colors=obj): they are renamed too, arcs that become
+ * alike summed. */
 struct callarcs;
-void stacks_shorten(struct stacks *const *s, size_t n, bool templates,
+void stacks_shorten(struct stacks *const *s, size_t n, bool templates, bool keep_apart,
                     struct callarcs *arcs);
 
 /* ---- roots.c ---- */

@@ -68,7 +68,9 @@ static int by_cost_then_name(const void *pa, const void *pb)
     if (sort_costs->incl[a] != sort_costs->incl[b])
         return sort_costs->incl[a] > sort_costs->incl[b] ? -1 : 1;
     size_t la, lb;
-    return strcmp(stacks_frame_text(sort_stacks, a, &la), stacks_frame_text(sort_stacks, b, &lb));
+    const char *ka = stacks_frame_key(sort_stacks, a, &la), *kb = stacks_frame_key(sort_stacks, b, &lb);
+    int c = memcmp(ka, kb, la < lb ? la : lb); /* the text, then (kept apart) the raw name */
+    return c ? c : (la > lb) - (la < lb);
 }
 
 static bool above(uint64_t v, uint64_t total, double percent)

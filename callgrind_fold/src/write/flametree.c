@@ -45,19 +45,30 @@ static uint32_t add_grown(struct growth *gr, uint32_t frame, uint32_t parent)
 }
 
 /* qsort has no context argument: siblings are sorted by their frames'
- * text, in byte order (a prefix first). */
+ * text, in byte order (a prefix first); frames whose text is alike (kept
+ * apart: stacks_frame_key) by their keys. */
 static const struct stacks *sort_s;
 static const struct grown *sort_g;
+
+static int bytes_order(const char *ta, size_t la, const char *tb, size_t lb)
+{
+    int c = memcmp(ta, tb, la < lb ? la : lb);
+    if (c)
+        return c;
+    return la < lb ? -1 : la > lb;
+}
 
 static int by_text(const void *pa, const void *pb)
 {
     uint32_t a = sort_g[*(const uint32_t *)pa].frame, b = sort_g[*(const uint32_t *)pb].frame;
     size_t la, lb;
     const char *ta = stacks_frame_text(sort_s, a, &la), *tb = stacks_frame_text(sort_s, b, &lb);
-    int c = memcmp(ta, tb, la < lb ? la : lb);
-    if (c)
+    int c = bytes_order(ta, la, tb, lb);
+    if (c || !sort_s->split_keys)
         return c;
-    return la < lb ? -1 : la > lb;
+    ta = stacks_frame_key(sort_s, a, &la);
+    tb = stacks_frame_key(sort_s, b, &lb);
+    return bytes_order(ta, la, tb, lb);
 }
 
 static uint32_t new_node(struct flame_tree *t, uint32_t frame, uint32_t depth)

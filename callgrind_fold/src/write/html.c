@@ -35,6 +35,15 @@ static const char *frame_raw_name(const struct stacks *s, uint32_t frame, size_t
     return raw;
 }
 
+/* A name's shown length: its frame's key (reporttree.h) up to the NUL
+ * that ends the text of a frame kept apart from others alike. */
+static size_t name_length(const struct strtab *tab, uint32_t id)
+{
+    const char *s = strtab_str(tab, id);
+    const char *nul = memchr(s, '\0', strtab_len(tab, id));
+    return nul ? (size_t)(nul - s) : strtab_len(tab, id);
+}
+
 static void put_number(struct textout *o, uint64_t v)
 {
     char digits[16];
@@ -195,7 +204,7 @@ static void put_meta_start(struct textout *o, const char *kind, const char *titl
     const struct strtab *tab = &names->tab;
     for (uint32_t id = REPORT_NAME_ROOT + 1; id < tab->count; id++) {
         to_puts(o, ",\"");
-        to_script_json(o, strtab_str(tab, id), strtab_len(tab, id));
+        to_script_json(o, strtab_str(tab, id), name_length(tab, id));
         to_puts(o, "\"");
     }
     /* Raw names, only of the frames whose shown name differs. */
@@ -205,7 +214,7 @@ static void put_meta_start(struct textout *o, const char *kind, const char *titl
         const struct report_name_origin *src = &names->origin[id];
         size_t len;
         const char *raw = frame_raw_name(src->stacks, src->frame, &len);
-        if (len == strtab_len(tab, id) && memcmp(raw, strtab_str(tab, id), len) == 0)
+        if (len == name_length(tab, id) && memcmp(raw, strtab_str(tab, id), len) == 0)
             continue;
         to_printf(o, "%s\"%u\":\"", first ? "" : ",", id);
         to_script_json(o, raw, len);

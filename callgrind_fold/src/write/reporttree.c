@@ -51,9 +51,9 @@ static struct report_frame_map *map_of(struct report_names *n, const struct stac
 static uint32_t name_of(struct report_names *n, struct report_frame_map *m, uint32_t frame)
 {
     if (m->name[frame] == UINT32_MAX) {
-        size_t len;
-        const char *text = stacks_frame_text(m->stacks, frame, &len);
-        uint32_t id = strtab_intern(&n->tab, text, len);
+        size_t len; /* by key: frames that read alike may be two functions */
+        const char *key = stacks_frame_key(m->stacks, frame, &len);
+        uint32_t id = strtab_intern(&n->tab, key, len);
         m->name[frame] = id;
         GROW(n->origin, n->origin_cap, id);
         if (id + 1 == n->tab.count) /* new */
