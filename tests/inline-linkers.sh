@@ -17,30 +17,11 @@ fold=${CALLGRIND_FOLD:-$PREFIX/bin/callgrind_fold}
 progs=$top/callgrind_fold/tests/progs
 index_add="Index::add(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&) [inlined]"
 
-self_cost() { # BINARY PROFILE: stacks whose last frame is the program's
-    "$fold" --frame=fn+obj "$2" | awk -v o=" [$(basename "$1")]" '
-        { n = $NF; line = $0; sub(/ [0-9]+$/, "", line); k = split(line, f, ";")
-          if (substr(f[k], length(f[k]) - length(o) + 1) == o) s += n }
-        END { printf "%d\n", s }'
-}
-
-unexpanded() { # BINARY ERRFILE: the cost the reports of BINARY left unexpanded
-    awk -v b="$1:" 'index($0, b) && /left unexpanded/ {
-        for (i = 1; i < NF; i++) if ($i == "with") s += $(i + 1) }
-        END { printf "%d\n", s }' "$2"
-}
-
 # expanded TAG BINARY FRAME: profile it, fold it, check (lib.sh's check
 # sets $name: a build is $b)
 expanded() {
     b=$1 bin=$2 frame=$3 out=$scratch/$1.out
-    "$PREFIX/bin/valgrind" -q --tool=callgrind --dump-instr=yes --callgrind-out-file="$out" \
-        "$bin" > "$scratch/$b.run" 2>&1
-    if ! check "inline-linkers: $b: runs under callgrind" [ -s "$out" ]; then
-        sed 's/^/  /' "$scratch/$b.run"
-        return
-    fi
-    "$fold" --inline --inline-cache=no "$out" > "$scratch/$b.folded" 2> "$scratch/$b.err"
+    inline_profile inline-linkers "$b" "$bin" || return
     self=$(self_cost "$bin" "$out") lost=$(unexpanded "$bin" "$scratch/$b.err")
     check "inline-linkers: $b: not reported, under 1% of its self cost ($self) unexpanded ($lost)" \
         sh -c '! grep -F -q "$1:" "$2" && awk -v l="$3" -v s="$4" "BEGIN { exit !(s > 0 && l * 100 < s) }"' \

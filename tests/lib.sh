@@ -67,3 +67,36 @@ commit_bench_repo() {
     (cd "$repo" && git init -q . && git add benches \
         && git -c user.name=test -c user.email=test@example.invalid -c commit.gpgsign=false commit -q -m bench)
 }
+
+# For the --inline tests (they set $fold): BINARY under callgrind with
+# --dump-instr=yes ($scratch/TAG.out) and callgrind_fold --inline of that
+# ($scratch/TAG.folded, its stderr $scratch/TAG.err, its exit status
+# $fold_rc).  Returns 1 after a FAIL when the run made no profile.
+inline_profile() { # LABEL TAG BINARY
+    _out=$scratch/$2.out
+    "$PREFIX/bin/valgrind" -q --tool=callgrind --dump-instr=yes --callgrind-out-file="$_out" \
+        "$3" > "$scratch/$2.run" 2>&1
+    if ! check "$1: $2: runs under callgrind" [ -s "$_out" ]; then
+        sed 's/^/  /' "$scratch/$2.run"
+        return 1
+    fi
+    "$fold" --inline --inline-cache=no "$_out" > "$scratch/$2.folded" 2> "$scratch/$2.err"
+    fold_rc=$?
+}
+
+# The self cost of BINARY's own functions in PROFILE: stacks whose last
+# frame is "NAME [BASENAME]" with --frame=fn+obj.
+self_cost() { # BINARY PROFILE
+    "$fold" --frame=fn+obj "$2" | awk -v o=" [$(basename "$1")]" '
+        { n = $NF; line = $0; sub(/ [0-9]+$/, "", line); k = split(line, f, ";")
+          if (substr(f[k], length(f[k]) - length(o) + 1) == o) s += n }
+        END { printf "%d\n", s }'
+}
+
+# The self cost callgrind_fold's reports in ERRFILE say it left
+# unexpanded in BINARY.
+unexpanded() { # BINARY ERRFILE
+    awk -v b="$1:" 'index($0, b) && /left unexpanded/ {
+        for (i = 1; i < NF; i++) if ($i == "with") s += $(i + 1) }
+        END { printf "%d\n", s }' "$2"
+}

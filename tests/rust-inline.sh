@@ -21,34 +21,12 @@ skip() { echo "SKIP: rust-inline ($*)"; exit 0; }
 command -v rustc > /dev/null 2>&1 || skip "rustc is not installed: https://rustup.rs or apt-get install rustc cargo"
 rustc --version
 
-# The program's self cost: stacks whose last frame is one of its
-# functions ("NAME [BASENAME]" with --frame=fn+obj).
-self_cost() { # BINARY PROFILE
-    "$fold" --frame=fn+obj "$2" | awk -v o=" [$(basename "$1")]" '
-        { n = $NF; line = $0; sub(/ [0-9]+$/, "", line); k = split(line, f, ";")
-          if (substr(f[k], length(f[k]) - length(o) + 1) == o) s += n }
-        END { printf "%d\n", s }'
-}
-
-# The self cost callgrind_fold's reports of BINARY say it left unexpanded.
-unexpanded() { # BINARY ERRFILE
-    awk -v b="$1:" 'index($0, b) && /left unexpanded/ {
-        for (i = 1; i < NF; i++) if ($i == "with") s += $(i + 1) }
-        END { printf "%d\n", s }' "$2"
-}
-
 # expanded NAME BINARY: profile it and check the frames (see above).
 # (lib.sh's check sets $b: the builds are $b.)
 expanded() {
     b=$1 bin=$2 out=$scratch/$1.out
-    "$PREFIX/bin/valgrind" -q --tool=callgrind --dump-instr=yes --callgrind-out-file="$out" \
-        "$bin" > "$scratch/$b.run" 2>&1
-    if ! check "rust-inline: $b: runs under callgrind" [ -s "$out" ]; then
-        sed 's/^/  /' "$scratch/$b.run"
-        return
-    fi
-    "$fold" --inline --inline-cache=no "$out" > "$scratch/$b.folded" 2> "$scratch/$b.err"
-    check "rust-inline: $b: callgrind_fold --inline exits 0" [ $? -eq 0 ] \
+    inline_profile rust-inline "$b" "$bin" || return
+    check "rust-inline: $b: callgrind_fold --inline exits 0" [ $fold_rc -eq 0 ] \
         || sed 's/^/  /' "$scratch/$b.err"
     self=$(self_cost "$bin" "$out") lost=$(unexpanded "$bin" "$scratch/$b.err")
     check "rust-inline: $b: the program is not reported" \
