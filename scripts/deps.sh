@@ -4,7 +4,9 @@
 # the build dependencies that is an error; without only those of the tests
 # (check) the run goes on, and the tests that need them say SKIP.
 #
-# Usage: deps.sh [build|check|demo|bench|deb]   (default: build)
+# Usage: deps.sh [build|check|demo|bench|deb|arm64]   (default: build)
+# With ARCH=arm64 in the environment (make ARCH=arm64 ...), check also
+# wants the arm64 cross tools and emulator (purpose arm64).
 set -eu
 
 purpose=${1:-build}
@@ -46,14 +48,22 @@ bench_deps="
 /usr/bin/time time
 sqlite3 sqlite3
 "
+# Cross-building and running the arm64 Valgrind (make ARCH=arm64).
+arm64_deps="
+aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+qemu-aarch64-static qemu-user-static
+/usr/aarch64-linux-gnu/include/stdio.h libc6-dev-arm64-cross
+"
 
 case $purpose in
     build|demo) want=$build_deps ;;
     check) want="$build_deps $check_deps $deb_deps" ;;
     deb) want="$build_deps $deb_deps" ;;
     bench) want="$build_deps $check_deps $deb_deps $bench_deps" ;;
+    arm64) want="$build_deps $arm64_deps" ;;
     *) echo "deps.sh: unknown purpose '$purpose'" >&2; exit 2 ;;
 esac
+[ "$purpose" != check ] || [ "${ARCH:-}" != arm64 ] || want="$want $arm64_deps"
 
 # The packages of the pairs in $1 whose command or file is missing.
 missing_of() {
