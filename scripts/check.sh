@@ -67,7 +67,12 @@ report_regtests() {
     shift 2
     for t in "$@"; do
         name=$(basename "$t" .vgtest)
-        if grep -q "^\*\*\* $name failed" "$out"; then
+        # a post: command exiting non-zero gets no "*** failed" line
+        if awk -v n="$name: " 'index($0, n) == 1 { p = 1; next }
+                 p && /^[A-Za-z0-9_.+-]+: / { p = 0 }
+                 p && /^post check failed: / { f = 1 } END { exit !f }' "$out"; then
+            report FAIL "$label: $name (post: command failed)"
+        elif grep -q "^\*\*\* $name failed" "$out"; then
             report FAIL "$label: $name"
             grep "^\*\*\* $name failed" "$out"
         elif grep -q "^$name: *(skipping" "$out"; then
