@@ -92,7 +92,7 @@ report_regtests() {
 # tests profile).
 run_arm64_regtests() {
     echo "== callgrind regtests on arm64 (vg_regtest under qemu-aarch64-static)"
-    qemu=qemu-aarch64-static
+    qemu=${QEMU:-qemu-aarch64-static}
     why=
     command -v $qemu >/dev/null 2>&1 || why="$qemu not installed (Debian package qemu-user-static)"
     [ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ] \
