@@ -95,7 +95,7 @@ run_arm64_regtests() {
     qemu=${QEMU:-qemu-aarch64-static}
     why=
     command -v $qemu >/dev/null 2>&1 || why="$qemu not installed (Debian package qemu-user-static)"
-    [ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ] \
+    [ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ] || [ -e /lib/ld-linux-aarch64.so.1 ] \
         || why=${why:-"no arm64 sysroot (Debian package libc6-dev-arm64-cross)"}
     if [ -n "$why" ]; then
         for t in "$TREE"/callgrind/tests/*.vgtest; do
@@ -111,10 +111,11 @@ run_arm64_regtests() {
     for f in "$TREE"/tests/*; do
         case $f in */true|*.arm64) continue ;; esac
         [ -f "$f" ] && [ -x "$f" ] || continue
-        [ "$(od -An -tx1 -N20 "$f" | tr -d ' \n' | sed 's/^\(........\).*\(....\)$/\1\2/')" = 7f454c46b700 ] \
-            || continue  # an ELF file for aarch64
-        mv "$f" "$f.arm64"
-        printf '#!/bin/sh\nexec %s "$0.arm64" "$@"\n' "$qemu -L /usr/aarch64-linux-gnu" > "$f"
+        # an ELF file for aarch64 (else a wrapper made before, rewritten)
+        [ "$(od -An -tx1 -N20 "$f" | tr -d ' \n' | sed 's/^\(........\).*\(....\)$/\1\2/')" != 7f454c46b700 ] \
+            || mv "$f" "$f.arm64"
+        [ -f "$f.arm64" ] || continue
+        printf '#!/bin/sh\nexec %s --qemu "$0.arm64" "$@"\n' "$top/scripts/run-arm64" > "$f"
         chmod +x "$f"
     done
     out=$BUILD/regtest-arm64.out
