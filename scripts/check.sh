@@ -118,8 +118,21 @@ run_arm64_regtests() {
         printf '#!/bin/sh\nexec %s --qemu "$0.arm64" "$@"\n' "$top/scripts/run-arm64" > "$f"
         chmod +x "$f"
     done
+    # Tests that run the tree's launcher themselves (../../vg-in-place)
+    # get a wrapper in its place for the run; the real one is put back
+    # after it (and before, should a run have been killed), so that
+    # `make install` never installs the wrapper.
+    launcher=$TREE/coregrind/valgrind
+    restore_launcher() { [ ! -f "$launcher.arm64" ] || mv -f "$launcher.arm64" "$launcher"; }
+    restore_launcher
+    mv "$launcher" "$launcher.arm64"
+    trap 'restore_launcher; exit 130' INT TERM
+    printf '#!/bin/sh\nexec %s "$@"\n' "$top/scripts/run-arm64" > "$launcher"
+    chmod +x "$launcher"
     out=$BUILD/regtest-arm64.out
     (cd "$TREE" && perl tests/vg_regtest --valgrind="$top/scripts/run-arm64" callgrind) > "$out" 2>&1
+    restore_launcher
+    trap - INT TERM
     cat "$out" >> "$log"
     report_regtests regtest-arm64 "$out" "$TREE"/callgrind/tests/*.vgtest
 }
