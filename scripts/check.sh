@@ -129,9 +129,15 @@ run_arm64_regtests() {
     trap 'restore_launcher; exit 130' INT TERM
     printf '#!/bin/sh\nexec %s "$@"\n' "$top/scripts/run-arm64" > "$launcher"
     chmod +x "$launcher"
+    # callgrind_control (folded-control) runs the vgdb beside it first:
+    # an arm64 vgdb under qemu (not installed: callgrind/ installs no vgdb)
+    printf '#!/bin/sh\nexec %s --qemu "$(dirname "$0")/../coregrind/vgdb" "$@"\n' \
+        "$top/scripts/run-arm64" > "$TREE/callgrind/vgdb"
+    chmod +x "$TREE/callgrind/vgdb"
     out=$BUILD/regtest-arm64.out
     (cd "$TREE" && perl tests/vg_regtest --valgrind="$top/scripts/run-arm64" callgrind) > "$out" 2>&1
     restore_launcher
+    rm -f "$TREE/callgrind/vgdb"
     trap - INT TERM
     cat "$out" >> "$log"
     report_regtests regtest-arm64 "$out" "$TREE"/callgrind/tests/*.vgtest
