@@ -34,4 +34,6 @@ make -s -j"$jobs" > make.out 2>&1 \
     || { grep -E -B2 -A8 'error|Error' make.out | tail -n 60 >&2; die "build failed in $tree (log: $tree/make.out)"; }
 make -s -j"$jobs" install > install.out 2>&1 \
     || { tail -n 30 install.out >&2; die "install failed (log: $tree/install.out)"; }
-echo "build-valgrind: installed $($prefix/bin/valgrind --version) in $prefix" >&2
+# A cross-built launcher (configure --host=...) does not run here.
+version=$("$prefix/bin/valgrind" --version 2>/dev/null) || version="a cross-built valgrind ($*)"
+echo "build-valgrind: installed $version in $prefix" >&2

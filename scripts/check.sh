@@ -7,9 +7,14 @@
 #             build tree
 #   tests/    the project's own tests (pipeline, stock equivalence, ...)
 #   fold      callgrind_fold's unit, golden and sanitizer tests
+#   arm64     (make check ARCH=arm64; not in the default groups) the
+#             callgrind regtests of the cross-built tree ($TREE, there
+#             build/valgrind-arm64), run by vg_regtest under qemu-user
+#             through scripts/run-arm64
 #
-# Usage: check.sh [regtest|project|fold]...   (default: all groups)
-# Expects `make all stock` to have run (make check does that).
+# Usage: check.sh [regtest|project|fold|arm64]...   (default: regtest project fold)
+# Expects `make all stock` (or `make ARCH=arm64 all`) to have run
+# (make check does that).
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,19 +55,92 @@ run_regtests() {
     (cd "$TREE" && perl tests/vg_regtest callgrind $(for t in $core_tests; do echo "$t.vgtest"; done)) \
         > "$out" 2>&1
     cat "$out" >> "$log"
-    for t in "$TREE"/callgrind/tests/*.vgtest $(for t in $core_tests; do echo "$TREE/$t.vgtest"; done); do
+    # shellcheck disable=SC2046 # one word per test
+    report_regtests regtest "$out" "$TREE"/callgrind/tests/*.vgtest \
+        $(for t in $core_tests; do echo "$TREE/$t.vgtest"; done)
+}
+
+# report_regtests LABEL OUT VGTEST...: a PASS/FAIL/SKIP line per test from
+# vg_regtest's output OUT.
+report_regtests() {
+    label=$1 out=$2
+    shift 2
+    for t in "$@"; do
         name=$(basename "$t" .vgtest)
-        if grep -q "^\*\*\* $name failed" "$out"; then
-            report FAIL "regtest: $name"
+        # a post: command exiting non-zero gets no "*** failed" line
+        if awk -v n="$name: " 'index($0, n) == 1 { p = 1; next }
+                 p && /^[A-Za-z0-9_.+-]+: / { p = 0 }
+                 p && /^post check failed: / { f = 1 } END { exit !f }' "$out"; then
+            report FAIL "$label: $name (post: command failed)"
+        elif grep -q "^\*\*\* $name failed" "$out"; then
+            report FAIL "$label: $name"
             grep "^\*\*\* $name failed" "$out"
         elif grep -q "^$name: *(skipping" "$out"; then
-            report SKIP "regtest: $name $(grep -m1 "^$name: *(skipping" "$out" | sed 's/^[^(]*//')"
+            report SKIP "$label: $name $(grep -m1 "^$name: *(skipping" "$out" | sed 's/^[^(]*//')"
         elif grep -q "^$name: " "$out"; then
-            report PASS "regtest: $name"
+            report PASS "$label: $name"
         else
-            report FAIL "regtest: $name (did not run)"
+            report FAIL "$label: $name (did not run)"
         fi
     done
+}
+
+# The arm64 tree's programs are aarch64 ones.  vg_regtest starts the tool
+# through scripts/run-arm64 (the launcher cannot exec it here), and runs
+# tests/arch_test, os_test ... itself and in prereq: lines: each of those
+# is wrapped in a script running it under qemu (not tests/true, which
+# tests profile).
+run_arm64_regtests() {
+    echo "== callgrind regtests on arm64 (vg_regtest under qemu-aarch64-static)"
+    qemu=${QEMU:-qemu-aarch64-static}
+    why=
+    command -v $qemu >/dev/null 2>&1 || why="$qemu not installed (Debian package qemu-user-static)"
+    [ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ] || [ -e /lib/ld-linux-aarch64.so.1 ] \
+        || why=${why:-"no arm64 sysroot (Debian package libc6-dev-arm64-cross)"}
+    if [ -n "$why" ]; then
+        for t in "$TREE"/callgrind/tests/*.vgtest; do
+            report SKIP "regtest-arm64: $(basename "$t" .vgtest) ($why)"
+        done
+        return
+    fi
+    if ! { make -s -C "$TREE/tests" check TESTS= && make -s -C "$TREE/callgrind/tests" check TESTS= \
+           && make -s -C "$TREE/memcheck/tests" bug445235_ada_demangle; } >> "$log" 2>&1; then
+        report FAIL "regtest-arm64: building test programs (see $log)"
+        return
+    fi
+    for f in "$TREE"/tests/*; do
+        case $f in */true|*.arm64) continue ;; esac
+        [ -f "$f" ] && [ -x "$f" ] || continue
+        # an ELF file for aarch64 (else a wrapper made before, rewritten)
+        [ "$(od -An -tx1 -N20 "$f" | tr -d ' \n' | sed 's/^\(........\).*\(....\)$/\1\2/')" != 7f454c46b700 ] \
+            || mv "$f" "$f.arm64"
+        [ -f "$f.arm64" ] || continue
+        printf '#!/bin/sh\nexec %s --qemu "$0.arm64" "$@"\n' "$top/scripts/run-arm64" > "$f"
+        chmod +x "$f"
+    done
+    # Tests that run the tree's launcher themselves (../../vg-in-place)
+    # get a wrapper in its place for the run; the real one is put back
+    # after it (and before, should a run have been killed), so that
+    # `make install` never installs the wrapper.
+    launcher=$TREE/coregrind/valgrind
+    restore_launcher() { [ ! -f "$launcher.arm64" ] || mv -f "$launcher.arm64" "$launcher"; }
+    restore_launcher
+    mv "$launcher" "$launcher.arm64"
+    trap 'restore_launcher; exit 130' INT TERM
+    printf '#!/bin/sh\nexec %s "$@"\n' "$top/scripts/run-arm64" > "$launcher"
+    chmod +x "$launcher"
+    # callgrind_control (folded-control) runs the vgdb beside it first:
+    # an arm64 vgdb under qemu (not installed: callgrind/ installs no vgdb)
+    printf '#!/bin/sh\nexec %s --qemu "$(dirname "$0")/../coregrind/vgdb" "$@"\n' \
+        "$top/scripts/run-arm64" > "$TREE/callgrind/vgdb"
+    chmod +x "$TREE/callgrind/vgdb"
+    out=$BUILD/regtest-arm64.out
+    (cd "$TREE" && perl tests/vg_regtest --valgrind="$top/scripts/run-arm64" callgrind) > "$out" 2>&1
+    restore_launcher
+    rm -f "$TREE/callgrind/vgdb"
+    trap - INT TERM
+    cat "$out" >> "$log"
+    report_regtests regtest-arm64 "$out" "$TREE"/callgrind/tests/*.vgtest
 }
 
 run_project_tests() {
@@ -106,6 +184,7 @@ for g in $groups; do
         regtest) run_regtests ;;
         project) run_project_tests ;;
         fold) run_fold_tests ;;
+        arm64) run_arm64_regtests ;;
         *) echo "check.sh: unknown group $g" >&2; exit 2 ;;
     esac
 done
