@@ -5,6 +5,7 @@
 #   make demo       profile the programs in examples/, outputs under demo/
 #   make stock      build the unpatched Valgrind (for side-by-side comparisons)
 #   make deb        build the Debian package callgrind-fold_<version>_amd64.deb here
+#                   (ARCH=arm64: callgrind-fold_<version>_arm64.deb)
 #   make patches    export the commits of build/valgrind as patches/
 #   make bench      benchmarks against the stock build (bench/)
 #   make ARCH=arm64 [check]   cross-build the same series for arm64, test it under qemu
@@ -12,7 +13,9 @@
 # See README.md and docs/.
 
 # ARCH=arm64: the patched Valgrind cross-built for aarch64 in
-# build/valgrind-arm64, installed in dist-arm64 (README, "arm64").
+# build/valgrind-arm64 and callgrind_fold in
+# callgrind_fold/obj-aarch64-linux-gnu, installed in dist-arm64 (README,
+# "arm64").
 ARCH         ?=
 ifeq ($(ARCH),arm64)
 PREFIX       ?= $(CURDIR)/dist-arm64
@@ -33,16 +36,19 @@ export JOBS
 FOLD := $(if $(wildcard callgrind_fold/Makefile),fold)
 
 .PHONY: all install valgrind fold stock check demo bench deb patches reset-tree \
-        deps deps-check tarball clean distclean help valgrind-arm64
+        deps deps-check tarball clean distclean help valgrind-arm64 fold-arm64
 
 ifeq ($(ARCH),arm64)
-# Only Valgrind for now: callgrind_fold is not ported to arm64 yet.
-all: valgrind-arm64
+all: valgrind-arm64 $(if $(FOLD),fold-arm64)
 
 check: deps-check all
 	@PREFIX=$(PREFIX) BUILD=$(BUILD) TREE=$(ARM64_TREE) scripts/check.sh arm64
 
-demo bench deb stock:
+deb:
+	@scripts/deps.sh deb
+	@ARCH=arm64 BUILD=$(BUILD) CACHE=$(CACHE) scripts/make-deb.sh $(CURDIR)
+
+demo bench stock:
 	@echo "make $@ is not available with ARCH=arm64 (see README, \"arm64\")" >&2; exit 1
 else
 all: valgrind $(FOLD)
@@ -76,6 +82,10 @@ valgrind-arm64: deps
 fold: valgrind
 	@$(MAKE) -s -C callgrind_fold
 	@$(MAKE) -s -C callgrind_fold install PREFIX=$(PREFIX)
+
+# callgrind_fold cross-built (make -C callgrind_fold cross-install).
+fold-arm64: valgrind-arm64
+	@$(MAKE) -s -C callgrind_fold cross-install CROSS=aarch64-linux-gnu PREFIX=$(PREFIX)
 
 ifneq ($(ARCH),arm64)
 stock: deps

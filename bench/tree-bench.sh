@@ -1,16 +1,25 @@
 #!/bin/sh
-# The cost of the folded tree (--dump-folded=yes) on a real program: the
-# same patched callgrind without and with it, on GCC's cc1 compiling one
-# file (bench/workloads/cc1.sh).  Targets: CPU at most 1.03x, peak
-# memory at most 1.20x (bench/results/2026-11-26-vm-tree-cost.md).
+# The cost of the folded tree (--dump-folded=yes): the same patched
+# callgrind without and with it, paired, on the rows of its targets
+# (bench/results/2026-11-26-vm-tree-cost.md):
 #
-#   bench/tree-bench.sh [PAIRS] [EXTRA_OPTIONS...]
+#   cc1          GCC's cc1 compiling one file (bench/workloads/cc1.sh),
+#                default options: CPU <= 1.03x, peak memory <= 1.20x
+#   cc1-runner   the same under the CodSpeed runner's command line (cache
+#                simulation, system call times, cycle estimation: 14
+#                events): CPU <= 1.02x, memory <= 1.20x, every event kept
+#   cc1-runner-Ir  the same with --folded-event=Ir: memory <= 1.10x
+#   shallow      bench/workloads/calls_shallow.c: CPU <= 1.02x
+#   deep         bench/workloads/deep_recursion.c: CPU <= 1.05x
 #
-# Runs the two alternately PAIRS times (default 7), pinned to one CPU when
-# taskset is there, and prints the medians and the median of the per-pair
-# ratios (with / without) of CPU time (user + system) and wall time, with
-# their range, the peak RSS of each and the file sizes.  EXTRA_OPTIONS go
-# to both runs (e.g. --cache-sim=yes).  PREFIX and BUILD as for make.
+#   bench/tree-bench.sh [PAIRS] [ROW...]      (default: 7 pairs, every row)
+#
+# Each pair runs without and with the tree, in alternating order, pinned
+# to one CPU when taskset is there (cc1-runner and cc1-runner-Ir share
+# their runs without the tree).  Prints per row the medians, the median of
+# the per-pair ratios (with / without) and their range, and says "too
+# noisy" when a range holds both 1.0 and the target.  PREFIX and BUILD as
+# for make.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
@@ -21,44 +30,72 @@ PAIRS=${1:-7}
 W=${BENCH_WORK:-$HERE/work}/tree
 VALGRIND=$PREFIX/bin/valgrind
 [ -x "$VALGRIND" ] || { echo "tree-bench: no valgrind in $PREFIX (run make)" >&2; exit 1; }
-cmd=$("$HERE/workloads/cc1.sh" "$BUILD/valgrind" "$W")
+mkdir -p "$W"
+cc1=$("$HERE/workloads/cc1.sh" "$BUILD/valgrind" "$W")
+make -s -C "$HERE" WORK="$W" PREFIX="$PREFIX" "$W/calls_shallow" "$W/deep_recursion" >&2
 PIN=
 command -v taskset >/dev/null 2>&1 && PIN="taskset -c $(($(nproc) - 1))"
 
-python3 - "$VALGRIND" "$PAIRS" "$W" "$PIN" "$cmd" "$@" <<'PY'
+python3 - "$VALGRIND" "$PAIRS" "$W" "$PIN" "$cc1" "$@" <<'PY'
 import os, statistics, subprocess, sys, time
-vg, pairs, work, pin, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
-extra = sys.argv[6:]
+vg, pairs, work, pin, cc1 = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+wanted = sys.argv[6:]
 
-def run(opts):
-    argv = ["/usr/bin/time", "-f", "%U %S %M", "-o", work + "/time"] + pin.split() + \
-        [vg, "-q", "--tool=callgrind", "--callgrind-out-file=%s/cg.out" % work] + extra + opts + cmd.split()
-    start = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-    wall = time.perf_counter() - start
-    u, s, m = open(work + "/time").read().split()[-3:]
-    return wall, float(u) + float(s), int(m) / 1024.0
-
+runner = ("--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 "
+          "--collect-systime=nsec --cycle-estimation=yes --read-inline-info=yes "
+          "--compress-strings=no --combine-dumps=yes --dump-line=no").split()
 tree = ["--dump-folded=yes", "--folded-out-file=%s/cg.tree" % work]
-off, on = [], []
-for _ in range(pairs):
-    off.append(run([]))
-    on.append(run(tree))
-def ratios(i, target=None):
+# name, command, options of every run, the variants with the tree:
+# (row name, options, CPU target, memory target)
+rows = [
+    ("cc1", cc1, [], [("cc1", tree, 1.03, 1.20)]),
+    ("cc1-runner", cc1, runner,
+     [("cc1-runner", tree, 1.02, 1.20),
+      ("cc1-runner-Ir", tree + ["--folded-event=Ir"], None, 1.10)]),
+    ("shallow", work + "/calls_shallow 1000000", [], [("shallow", tree, 1.02, None)]),
+    ("deep", work + "/deep_recursion 2000", [], [("deep", tree, 1.05, None)]),
+]
+
+def run(cmd, opts):
+    argv = ["/usr/bin/time", "-f", "%U %S %M", "-o", work + "/time"] + pin.split() + \
+        [vg, "-q", "--tool=callgrind", "--callgrind-out-file=%s/cg.out" % work] + opts + cmd.split()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    u, s, m = open(work + "/time").read().split()[-3:]
+    return float(u) + float(s), int(m) / 1024.0
+
+def ratio(off, on, i, target):
     r = [b[i] / a[i] for a, b in zip(off, on)]
     text = "%.3f (%.3f-%.3f)" % (statistics.median(r), min(r), max(r))
-    # a range holding both 1.0 and the target says nothing either way
-    if target and min(r) <= 1.0 and max(r) >= target:
-        text += " too noisy to conclude"
+    if target:
+        med = statistics.median(r)
+        if min(r) <= 1.0 and max(r) >= target:
+            verdict = "too noisy to conclude"
+        else:
+            verdict = "met" if med <= target else "not met"
+        text += " | %.2f, %s" % (target, verdict)
+    else:
+        text += " | -"
     return text
-med = lambda xs, i: statistics.median(x[i] for x in xs)
-out, tr = os.path.getsize(work + "/cg.out"), os.path.getsize(work + "/cg.tree")
-print("workload: %s %s" % (cmd, " ".join(extra)))
-print("pairs: %d" % pairs)
-print("| | without tree | with tree | ratio (range) |")
-print("|---|--:|--:|--:|")
-print("| CPU s | %.2f | %.2f | %s |" % (med(off, 1), med(on, 1), ratios(1, 1.03)))
-print("| wall s | %.2f | %.2f | %s |" % (med(off, 0), med(on, 0), ratios(0)))
-print("| peak RSS MB | %.0f | %.0f | %s |" % (med(off, 2), med(on, 2), ratios(2, 1.20)))
-print("| file MB | %.2f (callgrind.out) | %.2f (tree) | %.2f |" % (out / 1e6, tr / 1e6, tr / out))
+
+print("pairs: %d, valgrind: %s" % (pairs, vg))
+print()
+print("| row | CPU s without / with | CPU ratio (range) | target | peak MB without / with | memory ratio (range) | target |")
+print("|---|--:|--:|--|--:|--:|--|")
+for name, cmd, common, variants in rows:
+    variants = [v for v in variants if not wanted or v[0] in wanted]
+    if not variants:
+        continue
+    off, on = [], [[] for _ in variants]
+    for p in range(pairs):
+        order = [None] + list(range(len(variants)))
+        if p % 2: order.reverse()
+        for v in order:
+            if v is None: off.append(run(cmd, common))
+            else: on[v].append(run(cmd, common + variants[v][1]))
+    med = lambda xs, i: statistics.median(x[i] for x in xs)
+    for (vname, _, cpu_t, mem_t), runs in zip(variants, on):
+        print("| %s | %.2f / %.2f | %s | %.0f / %.0f | %s |" % (
+            vname, med(off, 0), med(runs, 0), ratio(off, runs, 0, cpu_t),
+            med(off, 1), med(runs, 1), ratio(off, runs, 1, mem_t)))
+    sys.stdout.flush()
 PY

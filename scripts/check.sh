@@ -10,7 +10,8 @@
 #   arm64     (make check ARCH=arm64; not in the default groups) the
 #             callgrind regtests of the cross-built tree ($TREE, there
 #             build/valgrind-arm64), run by vg_regtest under qemu-user
-#             through scripts/run-arm64
+#             through scripts/run-arm64; callgrind_fold's suite on its
+#             arm64 build under qemu-user; tests/arm64/ (the package)
 #
 # Usage: check.sh [regtest|project|fold|arm64]...   (default: regtest project fold)
 # Expects `make all stock` (or `make ARCH=arm64 all`) to have run
@@ -143,25 +144,58 @@ run_arm64_regtests() {
     report_regtests regtest-arm64 "$out" "$TREE"/callgrind/tests/*.vgtest
 }
 
+# callgrind_fold cross-built for arm64, its whole suite under qemu-user
+# (make -C callgrind_fold cross-check; its profiles from this machine's
+# Valgrind when there is one).
+run_arm64_fold_tests() {
+    [ -f "$top/callgrind_fold/Makefile" ] || return 0
+    echo "== callgrind_fold tests on arm64 (under qemu-aarch64-static)"
+    out=$BUILD/fold-arm64-check.out
+    vg=$(command -v valgrind 2>/dev/null || true)
+    [ ! -x "$top/dist/bin/valgrind" ] || vg=$top/dist/bin/valgrind
+    make -s -C "$top/callgrind_fold" cross-check CROSS=aarch64-linux-gnu ${vg:+VALGRIND="$vg"} > "$out" 2>&1
+    rc=$?
+    cat "$out" >> "$log"
+    grep -E '^(PASS|FAIL|SKIP): ' "$out" | sed 's/^\([A-Z]*\): /\1: fold-arm64: /' | tee -a "$results"
+    if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out"; then
+        report FAIL "fold-arm64: make cross-check (exit status $rc)"
+        tail -n 20 "$out"
+    fi
+}
+
+# The project's arm64 tests (tests/arm64/: the arm64 package).
+run_arm64_project_tests() {
+    echo "== project tests on arm64 (tests/arm64/)"
+    for t in "$top"/tests/arm64/*.sh; do
+        [ -f "$t" ] || continue
+        run_project_test "$t" "arm64-$(basename "$t" .sh)"
+    done
+}
+
+# run_project_test SCRIPT NAME: the test's PASS/FAIL/SKIP lines, as NAME's.
+run_project_test() {
+    t=$1 name=$2
+    out=$BUILD/tests-$name.out
+    sh "$t" > "$out" 2>&1
+    rc=$?
+    cat "$out" >> "$log"
+    if grep -q -E '^(PASS|FAIL|SKIP): ' "$out"; then
+        grep -E '^(PASS|FAIL|SKIP): ' "$out" | sed "s/^\([A-Z]*\): /\1: $name: /" | tee -a "$results"
+        [ $rc -eq 0 ] || grep -q '^FAIL: ' "$out" || report FAIL "$name (exit status $rc)"
+    elif [ $rc -eq 0 ]; then
+        report PASS "$name"
+    else
+        report FAIL "$name"
+    fi
+    [ $rc -eq 0 ] || tail -n 20 "$out"
+}
+
 run_project_tests() {
     echo "== project tests (tests/)"
     for t in "$top"/tests/*.sh; do
         [ "$(basename "$t")" != lib.sh ] || continue
         [ -f "$t" ] || continue
-        name=$(basename "$t" .sh)
-        out=$BUILD/tests-$name.out
-        sh "$t" > "$out" 2>&1
-        rc=$?
-        cat "$out" >> "$log"
-        if grep -q -E '^(PASS|FAIL|SKIP): ' "$out"; then
-            grep -E '^(PASS|FAIL|SKIP): ' "$out" | sed "s/^\([A-Z]*\): /\1: $name: /" | tee -a "$results"
-            [ $rc -eq 0 ] || grep -q '^FAIL: ' "$out" || report FAIL "$name (exit status $rc)"
-        elif [ $rc -eq 0 ]; then
-            report PASS "$name"
-        else
-            report FAIL "$name"
-        fi
-        [ $rc -eq 0 ] || tail -n 20 "$out"
+        run_project_test "$t" "$(basename "$t" .sh)"
     done
 }
 
@@ -184,7 +218,7 @@ for g in $groups; do
         regtest) run_regtests ;;
         project) run_project_tests ;;
         fold) run_fold_tests ;;
-        arm64) run_arm64_regtests ;;
+        arm64) run_arm64_regtests; run_arm64_fold_tests; run_arm64_project_tests ;;
         *) echo "check.sh: unknown group $g" >&2; exit 2 ;;
     esac
 done

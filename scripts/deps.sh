@@ -51,13 +51,17 @@ sqlite3 sqlite3
 # Cross-building and running the arm64 Valgrind (make ARCH=arm64): the
 # cross compiler and emulator, and Debian's own arm64 libc with its debug
 # info (multiarch, ":arm64"), which the tests run with: the cross
-# sysroot's libc has no symbols (README, "arm64").
+# sysroot's libc has no symbols (README, "arm64"); for callgrind_fold,
+# arm64's libdw and zlib, and libstdc++ (C++ names).
 arm64_deps="
 aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
 qemu-aarch64-static qemu-user-static
 /usr/aarch64-linux-gnu/include/stdio.h libc6-dev-arm64-cross
 /lib/ld-linux-aarch64.so.1 libc6:arm64
 pkg:libc6-dbg:arm64 libc6-dbg:arm64
+/usr/include/aarch64-linux-gnu/elfutils/libdw.h libdw-dev:arm64
+/usr/include/aarch64-linux-gnu/zlib.h zlib1g-dev:arm64
+pkg:libstdc++6:arm64 libstdc++6:arm64
 "
 
 case $purpose in

@@ -17,7 +17,9 @@
 # package's version too.  lintian runs on the .deb; any error or warning
 # not explained in packaging/debian/callgrind-fold.lintian-overrides fails
 # the build.  Environment: JOBS (default 2), BUILD, CACHE, KEEP_SOURCE=DIR
-# (keep the built source directory there, for tests/deb.sh's regtests).
+# (keep the built source directory there, for tests/deb.sh's regtests),
+# ARCH (the Debian architecture to build for: this machine's by default;
+# arm64 cross-builds it here, dpkg-buildpackage -a arm64).
 set -eu
 
 die() { echo "make-deb: error: $*" >&2; exit 1; }
@@ -29,6 +31,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
 CACHE=${CACHE:-$BUILD/cache}
 JOBS=${JOBS:-2}
+arch=${ARCH:-$(dpkg --print-architecture)}
 out=$1
 logs=$BUILD/deb
 mkdir -p "$out" "$logs"
@@ -78,12 +81,12 @@ callgrind-fold ($version) unstable; urgency=medium
 EOF
 
 say "building callgrind-fold $version in $src"
-(cd "$src" && DEB_BUILD_OPTIONS="parallel=$JOBS" dpkg-buildpackage -b -us -uc -rfakeroot) \
+(cd "$src" && DEB_BUILD_OPTIONS="parallel=$JOBS" dpkg-buildpackage -b -a "$arch" -us -uc -rfakeroot) \
     > "$logs/build.log" 2>&1 || { tail -n 30 "$logs/build.log" >&2; die "dpkg-buildpackage failed (log: $logs/build.log)"; }
 
-deb=$work/callgrind-fold_${version}_amd64.deb
+deb=$work/callgrind-fold_${version}_${arch}.deb
 [ -f "$deb" ] || die "dpkg-buildpackage made no $(basename "$deb")"
-rm -f "$out"/callgrind-fold_*.deb
+rm -f "$out"/callgrind-fold_*_"$arch".deb
 mv "$deb" "$out/"
 deb=$out/$(basename "$deb")
 

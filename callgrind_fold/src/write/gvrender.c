@@ -59,6 +59,10 @@ static int render_with_library(const char *dot, size_t len, const char *format, 
 
 extern char **environ;
 
+#define NO_DOT "this format needs graphviz: no libgvc in this build (or " \
+               "CALLGRIND_FOLD_NO_GVC is set) and no 'dot' program in PATH; " \
+               "install graphviz, or use -f dot and render it elsewhere"
+
 /* Runs "dot -T<format>" with the DOT text on its standard input and out
  * as its standard output. */
 static int render_with_program(const char *dot, size_t len, const char *format, FILE *out,
@@ -85,11 +89,7 @@ static int render_with_program(const char *dot, size_t len, const char *format, 
     close(fds[0]);
     if (rc != 0) {
         close(fds[1]);
-        snprintf(err, errlen, "%s", rc == ENOENT
-                 ? "this format needs graphviz: no libgvc in this build (or "
-                   "CALLGRIND_FOLD_NO_GVC is set) and no 'dot' program in PATH; install "
-                   "graphviz, or use -f dot and render it elsewhere"
-                 : strerror(rc));
+        snprintf(err, errlen, "%s", rc == ENOENT ? NO_DOT : strerror(rc));
         return -2;
     }
     /* dot may exit early on bad input: keep SIGPIPE from killing us. */
@@ -115,6 +115,12 @@ static int render_with_program(const char *dot, size_t len, const char *format, 
             snprintf(err, errlen, "dot: %s", strerror(errno));
             return -2;
         }
+    /* 127: the child could not run dot, where posix_spawnp cannot say
+     * so itself (under qemu-user, for one) */
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+        snprintf(err, errlen, "%s", NO_DOT);
+        return -2;
+    }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || write_failed) {
         snprintf(err, errlen, "dot failed (exit status %d)",
                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
