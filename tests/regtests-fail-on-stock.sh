@@ -9,8 +9,13 @@ ours=$(git -C "$TREE" diff --name-only --diff-filter=A upstream HEAD -- 'callgri
 for t in $ours; do
     name=$(basename "$t" .vgtest)
     # vg_regtest exits non-zero when the test fails.
-    if ( cd "$TREE" && perl tests/vg_regtest --valgrind="$STOCK_PREFIX/bin/valgrind" \
-             --valgrind-lib="$STOCK_PREFIX/libexec/valgrind" "callgrind/tests/$name.vgtest" ) >/dev/null 2>&1; then
+    out=$( cd "$TREE" && perl tests/vg_regtest --valgrind="$STOCK_PREFIX/bin/valgrind" \
+             --valgrind-lib="$STOCK_PREFIX/libexec/valgrind" "callgrind/tests/$name.vgtest" 2>&1 )
+    rc=$?
+    if printf '%s\n' "$out" | grep -q "^$name: *(skipping"; then
+        # a test of another architecture's fix (arm64's a64calls ...)
+        echo "SKIP: $name fails on stock callgrind $(printf '%s\n' "$out" | grep -m1 "^$name: *(skipping" | sed 's/^[^(]*//')"
+    elif [ $rc -eq 0 ]; then
         fail "$name fails on stock callgrind"
     else
         pass "$name fails on stock callgrind"
