@@ -150,17 +150,9 @@ run_arm64_regtests() {
 run_arm64_fold_tests() {
     [ -f "$top/callgrind_fold/Makefile" ] || return 0
     echo "== callgrind_fold tests on arm64 (under qemu-aarch64-static)"
-    out=$BUILD/fold-arm64-check.out
     vg=$(command -v valgrind 2>/dev/null || true)
     [ ! -x "$top/dist/bin/valgrind" ] || vg=$top/dist/bin/valgrind
-    make -s -C "$top/callgrind_fold" cross-check CROSS=aarch64-linux-gnu ${vg:+VALGRIND="$vg"} > "$out" 2>&1
-    rc=$?
-    cat "$out" >> "$log"
-    grep -E '^(PASS|FAIL|SKIP): ' "$out" | sed 's/^\([A-Z]*\): /\1: fold-arm64: /' | tee -a "$results"
-    if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out"; then
-        report FAIL "fold-arm64: make cross-check (exit status $rc)"
-        tail -n 20 "$out"
-    fi
+    fold_suite fold-arm64 cross-check CROSS=aarch64-linux-gnu ${vg:+VALGRIND="$vg"}
 }
 
 # The project's arm64 tests (tests/arm64/: the arm64 package).
@@ -199,18 +191,26 @@ run_project_tests() {
     done
 }
 
+# fold_suite LABEL TARGET [VAR=VALUE...]: callgrind_fold's `make TARGET`,
+# its test lines reported as LABEL's.
+fold_suite() {
+    label=$1 target=$2
+    shift 2
+    out=$BUILD/$label-check.out
+    make -s -C "$top/callgrind_fold" "$target" "$@" > "$out" 2>&1
+    rc=$?
+    cat "$out" >> "$log"
+    grep -E '^(PASS|FAIL|SKIP): ' "$out" | sed "s/^\([A-Z]*\): /\1: $label: /" | tee -a "$results"
+    if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out"; then
+        report FAIL "$label: make $target (exit status $rc)"
+        tail -n 20 "$out"
+    fi
+}
+
 run_fold_tests() {
     [ -f "$top/callgrind_fold/Makefile" ] || return 0
     echo "== callgrind_fold tests"
-    out=$BUILD/fold-check.out
-    make -s -C "$top/callgrind_fold" check VALGRIND="$PREFIX/bin/valgrind" > "$out" 2>&1
-    rc=$?
-    cat "$out" >> "$log"
-    grep -E '^(PASS|FAIL|SKIP): ' "$out" | sed 's/^\([A-Z]*\): /\1: fold: /' | tee -a "$results"
-    if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out"; then
-        report FAIL "fold: make check (exit status $rc)"
-        tail -n 20 "$out"
-    fi
+    fold_suite fold check VALGRIND="$PREFIX/bin/valgrind"
 }
 
 for g in $groups; do
