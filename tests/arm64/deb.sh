@@ -45,10 +45,10 @@ profiled() { [ -s "$scratch/cg.out" ] && [ -s "$scratch/cg.tree" ]; }
 check "deb-arm64: the package's callgrind profiles an arm64 program under qemu" profiled \
     || tail -n 10 "$scratch/run.err"
 
-sh "$top/callgrind_fold/tools/qemu-wrap.sh" qemu-aarch64-static "$scratch/bin" "$root/usr/bin/callgrind_fold"
 total=$(sed -n 's/^totals: \([0-9]*\).*/\1/p' "$scratch/cg.out")
 for input in cg.out cg.tree; do
-    if "$scratch/bin/callgrind_fold" "$scratch/$input" -o "$scratch/$input.folded" 2> "$scratch/fold.err"; then
+    if sh "$top/scripts/run-arm64" --qemu "$root/usr/bin/callgrind_fold" "$scratch/$input" \
+            -o "$scratch/$input.folded" 2> "$scratch/fold.err"; then
         sum=$(awk '{ s += $NF } END { print s + 0 }' "$scratch/$input.folded")
         check "deb-arm64: the package's callgrind_fold folds $input; the counts sum to the totals ($total)" \
             [ -n "$total" -a "$sum" = "$total" ] || echo "  sum $sum, totals $total"
