@@ -20,13 +20,12 @@ Needs Debian's llvm-19 (llvm-mc-19, llvm-mca-19).  Takes about a minute.
 """
 import argparse
 import collections
-import concurrent.futures
 import itertools
 import os
 import re
-import subprocess
 import sys
-import tempfile
+
+from llvm_mca import costs, llvm_version, run
 
 # CPU models: --cycle-model name -> llvm -mcpu.  The first is the default
 # (AMD Zen 4, as CodSpeed's valgrind uses).  LLVM 19's Alder Lake P-core
@@ -126,18 +125,6 @@ def encode(enc, mp, op, v, vvvv=VVVV):
     return out + [0x90] * 8
 
 
-def run(cmd, inp, timeout=None):
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-        f.write(inp)
-        name = f.name
-    try:
-        p = subprocess.run(cmd + [name], capture_output=True, text=True,
-                           timeout=timeout)
-    finally:
-        os.unlink(name)
-    return p
-
-
 def disassemble(llvm_mc, cands):
     """Text of each candidate's first instruction, or None when invalid."""
     lines = []
@@ -171,55 +158,6 @@ def disassemble(llvm_mc, cands):
             g = next(good)
             texts.append(g[0] if g else None)
     return texts
-
-
-def costs(llvm_mca, mcpu, texts):
-    """{text: (ct, cl)} in centi-cycles for every text llvm-mca models."""
-    # llvm-mca's time grows faster than linearly with the input's length, so
-    # it gets the texts in chunks, two at a time (the machines have 2 cores).
-    chunks = [texts[i:i + 2000] for i in range(0, len(texts), 2000)]
-    out = {}
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        for part in pool.map(lambda c: costs_chunk(llvm_mca, mcpu, c), chunks):
-            out.update(part)
-    return out
-
-
-def costs_chunk(llvm_mca, mcpu, texts):
-    """As costs(), for one chunk.  A chunk llvm-mca does not finish in 10 s
-    (its pipeline simulation stalls on some instructions of some models) is
-    split until the stalling instruction is alone; it gets no costs."""
-    src = "\n".join(texts) + "\n"
-    try:
-        p = run([llvm_mca, "-mtriple=x86_64", "-mcpu=" + mcpu, "-iterations=1",
-                 "-instruction-info", "-resource-pressure=0", "-summary-view=0",
-                 "-skip-unsupported-instructions=any"], src, timeout=10)
-    except subprocess.TimeoutExpired:
-        if len(texts) == 1:
-            print("gen-cycle-table: %s: llvm-mca stalls on '%s'" % (mcpu, texts[0]),
-                  file=sys.stderr)
-            return {}
-        half = len(texts) // 2
-        out = costs_chunk(llvm_mca, mcpu, texts[:half])
-        out.update(costs_chunk(llvm_mca, mcpu, texts[half:]))
-        return out
-    out = {}
-    inside = False
-    for line in p.stdout.splitlines():
-        if "Instructions:" in line:
-            inside = True
-            continue
-        if not inside:
-            continue
-        m = re.match(r"\s*(\d+)\s+(\d+)\s+(\d+\.\d+)\s+(\*?)\s+(\*?)\s+(U?)\s+(.*)$", line)
-        if not m:
-            if line.strip() == "":
-                inside = False
-            continue
-        text = re.sub(r"\s+", " ", m.group(7).strip())
-        lat, rthr = int(m.group(2)), float(m.group(3))
-        out[text] = (min(round(rthr * 100), 0xFFFE), min(lat * 100, 0xFFFE))
-    return out
 
 
 def mnemonic(text):
@@ -256,9 +194,7 @@ def main():
     args = ap.parse_args()
     llvm_mc = "llvm-mc" + args.llvm_suffix
     llvm_mca = "llvm-mca" + args.llvm_suffix
-    version = subprocess.run([llvm_mca, "--version"], capture_output=True,
-                             text=True).stdout
-    version = re.search(r"LLVM version (\S+)", version).group(1)
+    version = llvm_version(llvm_mca)
 
     cands = []
     for enc in (ENC_LEGACY, ENC_VEX, ENC_EVEX):

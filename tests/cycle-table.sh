@@ -1,17 +1,23 @@
 #!/bin/sh
-# callgrind/cycletab_amd64.h is what scripts/gen-cycle-table.py makes from
-# Debian's llvm-19 today: the committed cost table of --cycle-estimation
-# is current and reproducible.
+# callgrind/cycletab_amd64.h and cycletab_arm64.h are what
+# scripts/gen-cycle-table.py and gen-cycle-table-arm64.py make from Debian's
+# llvm-19 today: the committed cost tables of --cycle-estimation are
+# current and reproducible.
 . "$(dirname "$0")/lib.sh"
 command -v llvm-mca-19 >/dev/null 2>&1 && command -v llvm-mc-19 >/dev/null 2>&1 || {
     echo "SKIP: cycle-table (llvm-19 is not installed: apt-get install llvm-19)"; exit 0; }
-if ! python3 "$top/scripts/gen-cycle-table.py" -o "$scratch/table.h" 2> "$scratch/err"; then
-    cat "$scratch/err"; fail "cycle-table: scripts/gen-cycle-table.py runs"; finish
-fi
-if cmp -s "$scratch/table.h" "$TREE/callgrind/cycletab_amd64.h"; then
-    pass "cycle-table: callgrind/cycletab_amd64.h is the generator's output"
-else
-    diff "$TREE/callgrind/cycletab_amd64.h" "$scratch/table.h" | head -n 20
-    fail "cycle-table: callgrind/cycletab_amd64.h is the generator's output (regenerate it)"
-fi
+for arch in amd64 arm64; do
+    gen=$top/scripts/gen-cycle-table.py
+    [ $arch = amd64 ] || gen=$top/scripts/gen-cycle-table-arm64.py
+    table=callgrind/cycletab_$arch.h
+    if ! python3 "$gen" -o "$scratch/$arch.h" 2> "$scratch/err"; then
+        cat "$scratch/err"; fail "cycle-table: $(basename "$gen") runs"; continue
+    fi
+    if cmp -s "$scratch/$arch.h" "$TREE/$table"; then
+        pass "cycle-table: $table is the generator's output"
+    else
+        diff "$TREE/$table" "$scratch/$arch.h" | head -n 20
+        fail "cycle-table: $table is the generator's output (regenerate it)"
+    fi
+done
 finish
