@@ -19,19 +19,7 @@ coverage() {
             "$@") > "$scratch/$prog.stdout" 2>&1; then
         tail -n 20 "$scratch/$prog.log"; fail "cycle-coverage: $prog runs under callgrind"; return
     fi
-    sed -n 's/^==[0-9]*== \(Cycle estimation.*\)/\1/p; s/^==[0-9]*== \( \{3,\}[0-9,]*  .*\)/\1/p' "$scratch/$prog.log"
-    line=$(grep -m1 'Cycle estimation (' "$scratch/$prog.log")
-    fell=$(echo "$line" | sed -n 's/.*): \([0-9]*\) of [0-9]* executed.*/\1/p')
-    all=$(echo "$line" | sed -n 's/.*): [0-9]* of \([0-9]*\) executed.*/\1/p')
-    if [ -z "$fell" ] || [ -z "$all" ] || [ "$all" -eq 0 ]; then
-        fail "cycle-coverage: $prog: no report of the fallbacks with -v"; return
-    fi
-    check "cycle-coverage: $prog: at most 0.1% of executed instructions without costs ($fell of $all)" \
-        [ $((fell * 1000)) -le "$all" ]
-    check "cycle-coverage: $prog: totals of Ct and Cl, 0 < Ct < Cl" \
-        awk '/^events:/ { for (i = 2; i <= NF; i++) ev[$i] = i }
-             /^totals:/ { ct = $ev["Ct"]; cl = $ev["Cl"] }
-             END { exit !(ct != "" && ct + 0 > 0 && ct + 0 < cl + 0) }' "$scratch/$prog.out"
+    cycle_coverage_checks "cycle-coverage: $prog" "$scratch/$prog.log" "$scratch/$prog.out"
 }
 
 if cmd=$("$top/bench/workloads/cc1.sh" "$TREE" "$scratch" 2>"$scratch/err"); then

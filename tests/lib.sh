@@ -100,3 +100,22 @@ unexpanded() { # BINARY ERRFILE
         for (i = 1; i < NF; i++) if ($i == "with") s += $(i + 1) }
         END { printf "%d\n", s }' "$2"
 }
+
+# --cycle-estimation's coverage in a -v run: its report lines, at most
+# 0.1% of executed instructions without costs, and Ct and Cl totals in the
+# profile with 0 < Ct (throughput) < Cl (latency).
+cycle_coverage_checks() { # LABEL LOGFILE PROFILE
+    sed -n 's/^==[0-9]*== \(Cycle estimation.*\)/\1/p; s/^==[0-9]*== \( \{3,\}[0-9,]*  .*\)/\1/p' "$2"
+    _line=$(grep -m1 'Cycle estimation (' "$2")
+    _fell=$(echo "$_line" | sed -n 's/.*): \([0-9]*\) of [0-9]* executed.*/\1/p')
+    _all=$(echo "$_line" | sed -n 's/.*): [0-9]* of \([0-9]*\) executed.*/\1/p')
+    if [ -z "$_fell" ] || [ -z "$_all" ] || [ "$_all" -eq 0 ]; then
+        fail "$1: no report of the fallbacks with -v"; return
+    fi
+    check "$1: at most 0.1% of executed instructions without costs ($_fell of $_all)" \
+        [ $((_fell * 1000)) -le "$_all" ]
+    check "$1: totals of Ct and Cl, 0 < Ct < Cl" \
+        awk '/^events:/ { for (i = 2; i <= NF; i++) ev[$i] = i }
+             /^totals:/ { ct = $ev["Ct"]; cl = $ev["Cl"] }
+             END { exit !(ct != "" && ct + 0 > 0 && ct + 0 < cl + 0) }' "$3"
+}
