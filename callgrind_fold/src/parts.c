@@ -31,7 +31,7 @@ static char *dup_text(const char *s, size_t n)
 static void run_part_start(void *arg, struct read_target *t, const struct part_info *info)
 {
     struct run *run = arg;
-    bool report = run->opt.render.format == FORMAT_HTML || run->opt.render.format == FORMAT_MD;
+    bool report = render_needs(run->opt.render.format)->report;
     if (!info->has_thread && !report && !run->trim_roots) {
         run->part_open = NULL;
         return;
@@ -400,14 +400,14 @@ static void pair_threads(struct kept_part *old, const struct kept_part *new)
  * when some part has; never in folded output otherwise. */
 static void choose_threaded(struct run *run, struct run *base)
 {
-    enum render_format f = run->opt.render.format;
-    bool report = f == FORMAT_HTML || f == FORMAT_MD;
+    const struct writer_needs *needs = render_needs(run->opt.render.format);
+    bool report = needs->report;
     bool any = false;
     for (size_t i = 0; i < run->nparts; i++)
         any |= run->parts[i].nsections > 1;
     for (size_t i = 0; base && i < base->nparts; i++)
         any |= base->parts[i].nsections > 1;
-    bool all = run->opt.thread_frames || (any && !report && f != FORMAT_FOLDED);
+    bool all = run->opt.thread_frames || (any && !report && needs->shows_threads);
     for (size_t i = 0; i < run->nparts; i++) {
         struct kept_part *kp = &run->parts[i];
         struct kept_part *old = base ? part_named(base, kp->name) : NULL;
@@ -427,10 +427,10 @@ static void choose_threaded(struct run *run, struct run *base)
  * only, sums its sections' (pipeline.c). False if a sum overflows. */
 static bool build_stacks(struct run *run)
 {
-    enum render_format f = run->opt.render.format;
-    bool report = f == FORMAT_HTML || f == FORMAT_MD;
+    const struct writer_needs *needs = render_needs(run->opt.render.format);
+    bool report = needs->report;
     bool ok = true;
-    if (f == FORMAT_MD)
+    if (needs->totals_only)
         return true;
     for (size_t i = 0; i < run->nparts; i++) {
         struct kept_part *kp = &run->parts[i];

@@ -60,22 +60,18 @@ void run_init(struct run *run, const struct run_options *opt)
     memset(run, 0, sizeof *run);
     run->opt = *opt;
     const struct render_options *ro = &opt->render;
-    bool pprof = ro->format == FORMAT_PPROF;
+    const struct writer_needs *needs = render_needs(ro->format);
     strtab_init(&run->names);
     stacks_init(&run->out);
-    run->out.keep_sources = pprof;
+    run->out.keep_sources = needs->sources;
     callarcs_init(&run->arcs);
-    run->keep_arcs = ro->format == FORMAT_DOT || ro->format == FORMAT_PNG ||
-                     ro->format == FORMAT_SVG_GRAPH || ro->colors == COLORS_OBJ;
-    bool report = ro->format == FORMAT_HTML || ro->format == FORMAT_MD;
-    bool picture = ro->format == FORMAT_HTML || ro->format == FORMAT_SVG;
-    run->trim_roots = picture && !ro->full_stacks;
+    run->keep_arcs = needs->call_arcs || ro->colors == COLORS_OBJ;
+    run->trim_roots = needs->picture && !ro->full_stacks;
     /* a part's threads are put together once every input is read: the
      * formats that show them keep each section apart until then */
-    bool threads_shown = ro->format == FORMAT_SVG || ro->format == FORMAT_SPEEDSCOPE ||
-                         ro->format == FORMAT_PPROF ||
-                         (opt->thread_frames && ro->format == FORMAT_FOLDED);
-    run->keep_parts = report || run->trim_roots || threads_shown;
+    bool threads_shown = needs->shows_threads ||
+                         (opt->thread_frames && needs->threads_on_request);
+    run->keep_parts = needs->report || run->trim_roots || threads_shown;
     hashmap_init(&run->part_index);
     hashmap_init(&run->process_order);
     run->fold = (struct fold_target){.out = &run->out, .names = &run->names,
@@ -94,9 +90,9 @@ void run_init(struct run *run, const struct run_options *opt)
         .part = opt->part,
         .style = opt->style,
         .by_address = run->inl != NULL,
-        .want_lines = pprof,
-        .keep_notes = pprof || report,
-        .all_events = pprof || report,
+        .want_lines = needs->sources,
+        .keep_notes = needs->notes,
+        .all_events = needs->run_columns || needs->part_columns,
         .keep_parts = run->keep_parts,
         .threads = opt->threads,
         .nthreads = opt->nthreads,
@@ -423,7 +419,8 @@ static void shorten_frames(struct run *run, struct run *base)
         section_stacks(base, all, &n);
     }
     stacks_shorten(all, n, run->opt.style.short_templates,
-                   run->opt.render.format != FORMAT_FOLDED, run->keep_arcs ? &run->arcs : NULL);
+                   render_needs(run->opt.render.format)->raw_names_shown,
+                   run->keep_arcs ? &run->arcs : NULL);
     free(all);
 }
 
@@ -433,13 +430,14 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
     run_init(&run, opt);
     int status = read_inputs(&run, inputs, ninputs);
     enum render_format f = opt->render.format;
-    bool report = f == FORMAT_HTML || f == FORMAT_MD;
+    const struct writer_needs *needs = render_needs(f);
+    bool report = needs->report;
     /* --diff BASE: the base profile, read with the same options (parts
      * kept and re-rooted alike). */
     struct run base;
     struct run_options base_opt = *opt;
     base_opt.inline_frames = false;
-    base_opt.render.format = report || f == FORMAT_SVG ? f : FORMAT_FOLDED;
+    base_opt.render.format = needs->diff_in_format ? f : FORMAT_FOLDED;
     base_opt.render.colors = COLORS_NAME;
     run_init(&base, &base_opt);
     if (status == 0 && opt->render.diff_base) {
@@ -464,11 +462,11 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
      * (the base's paired with the run's) */
     if (status == 0 && run.keep_parts)
         status = parts_assemble(&run, opt->render.diff_base && base.keep_parts ? &base : NULL);
-    if (status == 0 && f == FORMAT_PPROF)
+    if (status == 0 && needs->run_columns)
         status = pprof_columns(&run);
-    if (status == 0 && report)
+    if (status == 0 && needs->part_columns)
         status = finish_parts(&run);
-    if (status == 0 && report && opt->render.diff_base)
+    if (status == 0 && needs->part_columns && opt->render.diff_base)
         status = finish_parts(&base);
     struct report_view view = {0}, base_view = {0};
     struct report_diff diff = {0};
@@ -488,8 +486,7 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
     free(view.parts);
     free(base_view.parts);
     free((void *)diff.pairs);
-    /* -f md shows totals only, which are exact either way */
-    if (status == 0 && run.fold.estimated && opt->render.format != FORMAT_MD)
+    if (status == 0 && run.fold.estimated && needs->notes_estimate)
         fprintf(stderr,
                 "callgrind_fold: note: stacks are estimated from the call graph "
                 "(%.60s); profile with callgrind --dump-folded=yes for exact "

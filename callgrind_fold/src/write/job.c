@@ -34,6 +34,35 @@ bool render_parse_format(const char *s, enum render_format *f)
     return false;
 }
 
+const struct writer_needs *render_needs(enum render_format f)
+{
+    /* call_arcs, run_columns, part_columns, sources, notes, report,
+     * totals_only, picture, shows_threads, threads_on_request,
+     * raw_names_shown, diff_in_format, notes_estimate */
+    static const struct writer_needs needs[] = {
+        [FORMAT_FOLDED] = {.threads_on_request = true, .notes_estimate = true},
+        [FORMAT_SVG] = {.picture = true, .shows_threads = true, .raw_names_shown = true,
+                        .diff_in_format = true, .notes_estimate = true},
+        [FORMAT_DOT] = {.call_arcs = true, .raw_names_shown = true, .notes_estimate = true},
+        [FORMAT_PNG] = {.call_arcs = true, .raw_names_shown = true, .notes_estimate = true},
+        [FORMAT_SVG_GRAPH] = {.call_arcs = true, .raw_names_shown = true,
+                              .notes_estimate = true},
+        [FORMAT_SPEEDSCOPE] = {.shows_threads = true, .raw_names_shown = true,
+                               .notes_estimate = true},
+        [FORMAT_PPROF] = {.run_columns = true, .sources = true, .notes = true,
+                          .shows_threads = true, .raw_names_shown = true,
+                          .notes_estimate = true},
+        [FORMAT_HTML] = {.part_columns = true, .notes = true, .report = true,
+                         .picture = true, .shows_threads = true, .raw_names_shown = true,
+                         .diff_in_format = true, .notes_estimate = true},
+        /* totals only, which are exact either way: no estimate note */
+        [FORMAT_MD] = {.part_columns = true, .notes = true, .report = true,
+                       .totals_only = true, .shows_threads = true, .raw_names_shown = true,
+                       .diff_in_format = true},
+    };
+    return &needs[f];
+}
+
 const char *render_countname(const struct render_job *job)
 {
     if (job->ro->countname)

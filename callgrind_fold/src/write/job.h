@@ -51,6 +51,29 @@ void render_options_init(struct render_options *ro);
 /* Parse a --format value; false if unknown. */
 bool render_parse_format(const char *s, enum render_format *f);
 
+/* What a format's writer needs from the stages before it. The pipeline
+ * and parts.c read this instead of testing formats. */
+struct writer_needs {
+    bool call_arcs;       /* the call graph itself (DOT and its drawings) */
+    bool run_columns;     /* every event of the whole run, a column each */
+    bool part_columns;    /* every event of each part, a column each */
+    bool sources;         /* each frame's object, file and first line */
+    bool notes;           /* the inputs' "cmd:"/"desc:" lines and event names */
+    bool report;          /* parts kept apart, each a benchmark of the report */
+    bool totals_only;     /* of those parts, only their totals */
+    bool picture;         /* drawn: stacks re-rooted at the user's code
+                             unless --full-stacks */
+    bool shows_threads;   /* a part's threads kept apart, then put under
+                             thread frames when some part has several */
+    bool threads_on_request; /* ...only with --thread-frames */
+    bool raw_names_shown; /* raw names beside the frames: functions whose
+                             short names read alike are kept apart */
+    bool diff_in_format;  /* --diff's base read for this format (else as
+                             folded stacks) */
+    bool notes_estimate;  /* says on stderr when stacks are estimated */
+};
+const struct writer_needs *render_needs(enum render_format f);
+
 /* The counts of one event by stack id (ids >= len count 0): -f pprof
  * writes one column per event. */
 struct event_column {
