@@ -81,9 +81,7 @@ static void note_metadata(struct run *run, const char *text, size_t len)
 }
 
 /* The part of a section: the one of its process and number, else new. */
-static struct kept_part *part_of(struct run *run, const struct part_info *info,
-                                 const char *trigger, size_t trigger_len, const char *what,
-                                 size_t what_len)
+static struct kept_part *part_of(struct run *run, const struct part_info *info)
 {
     bool inserted;
     uint32_t at = *hashmap_upsert(&run->part_index, info->process, info->number,
@@ -98,9 +96,9 @@ static struct kept_part *part_of(struct run *run, const struct part_info *info,
     kp->number = info->number;
     kp->process = info->process;
     kp->process_order = order;
-    kp->trigger = trigger ? dup_text(trigger, trigger_len) : NULL;
-    if (what && what_len) {
-        kp->name = dup_text(what, what_len);
+    kp->trigger = info->trigger ? dup_text(info->trigger, info->trigger_len) : NULL;
+    if (info->name_len) {
+        kp->name = dup_text(info->name, info->name_len);
     } else {
         char name[40];
         snprintf(name, sizeof name, "part %" PRIu64, info->number);
@@ -125,24 +123,9 @@ static int run_part_end(void *arg, const struct part_info *info, char *err, size
     run->in.stacks = &run->out;
     if (!run->cmd)
         run->cmd = dup_text(info->cmd, strlen(info->cmd));
-    const char *trigger = NULL;
-    size_t trigger_len = 0;
-    for (size_t i = 0; i < info->descs_len;) {
-        const char *line = info->descs + i;
-        size_t n = (size_t)((const char *)memchr(line, '\n', info->descs_len - i) - line);
-        if (starts_with(line, n, "Trigger: ")) {
-            trigger = line + strlen("Trigger: ");
-            trigger_len = n - strlen("Trigger: ");
-        }
-        i += n + 1;
-    }
-    static const char request[] = "Client Request: ", metadata[] = "Metadata: ";
-    bool benchmark = trigger && starts_with(trigger, trigger_len, request);
-    const char *what = benchmark ? trigger + strlen(request) : NULL;
-    size_t what_len = benchmark ? trigger_len - strlen(request) : 0;
     if (!stacks_have_cost(s)) {
-        if (benchmark && starts_with(what, what_len, metadata))
-            note_metadata(run, what + strlen(metadata), what_len - strlen(metadata));
+        if (info->metadata)
+            note_metadata(run, info->metadata_text, info->metadata_len);
         stacks_free(s);
         free(s);
         return 0;
@@ -150,11 +133,11 @@ static int run_part_end(void *arg, const struct part_info *info, char *err, size
     if (run->trim_roots && !info->folded_text) {
         size_t len;
         const char *process = process_name(info->cmd, &len);
-        stacks_root_at_user_code(s, benchmark, process, len);
+        stacks_root_at_user_code(s, info->benchmark, process, len);
     } else {
         stacks_compact(s);
     }
-    struct kept_part *kp = part_of(run, info, trigger, trigger_len, what, what_len);
+    struct kept_part *kp = part_of(run, info);
     GROW(kp->sections, kp->sections_cap, kp->nsections);
     kp->sections[kp->nsections++] = (struct kept_section){
         .has_thread = info->has_thread,

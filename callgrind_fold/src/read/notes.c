@@ -61,6 +61,7 @@ int read_part_end(struct read_target *t, struct part_info *info, char *err, size
         info->descs_len = 0;
     info->descs = info->descs ? info->descs : "";
     info->cmd = t->cmd.len ? buf_cstr(&t->cmd) : "";
+    read_describe_part(info);
     return t->sink.part_end(t->sink.arg, info, err, errlen);
 }
 

@@ -19,7 +19,9 @@
  *     names, "cmd:" and "desc:" lines) when asked for;
  *   - with keep_parts, each section's thread and part (struct part_info;
  *     sections.c checks the sections of one part against each other and
- *     makes --thread's choice).
+ *     makes --thread's choice; harness.c reads its "desc:" lines by
+ *     benchmark harnesses' conventions: trigger, benchmark name,
+ *     metadata).
  * Depends on the stacks model (stacks/stacks.h) and util/ only. Errors
  * come back as struct diag ("FILE:LINE: message"). */
 #ifndef CF_READ_READ_H
@@ -85,7 +87,23 @@ struct part_info {
                                     0 if none */
     const char *thread_name;     /* its "desc: Thread name:", or NULL */
     size_t thread_name_len;
+    /* At the part's end, read from descs by harness conventions
+     * (harness.c): its "desc: Trigger:" text (NULL if none); whether a
+     * harness dumped it for a benchmark ("Client Request: NAME"), the
+     * name; whether that request passed metadata ("Metadata: TEXT"). */
+    const char *trigger;
+    size_t trigger_len;
+    bool benchmark;
+    const char *name;
+    size_t name_len;
+    bool metadata;
+    const char *metadata_text;
+    size_t metadata_len;
 };
+
+/* harness.c: fills a part_info's trigger, benchmark, name and metadata
+ * from its descs. */
+void read_describe_part(struct part_info *info);
 
 /* sections.c: every section read so far by a run, by part, for the
  * checks of sections.h. */
