@@ -17,14 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *dup_text(const char *s, size_t n)
-{
-    char *d = xmalloc(n + 1);
-    memcpy(d, s, n);
-    d[n] = '\0';
-    return d;
-}
-
 /* A section starts: its costs go to stacks of its own, unless the
  * format needs them only to put a thread frame on top and it names no
  * thread (then straight into the run's, as without parts kept). */
@@ -77,7 +69,7 @@ static void note_metadata(struct run *run, const char *text, size_t len)
         if (strlen(run->metadata[i]) == len && memcmp(run->metadata[i], text, len) == 0)
             return;
     GROW(run->metadata, run->metadata_cap, run->nmetadata);
-    run->metadata[run->nmetadata++] = dup_text(text, len);
+    run->metadata[run->nmetadata++] = xstrndup(text, len);
 }
 
 /* The part of a section: the one of its process and number, else new. */
@@ -96,13 +88,13 @@ static struct kept_part *part_of(struct run *run, const struct part_info *info)
     kp->number = info->number;
     kp->process = info->process;
     kp->process_order = order;
-    kp->trigger = info->trigger ? dup_text(info->trigger, info->trigger_len) : NULL;
+    kp->trigger = info->trigger ? xstrndup(info->trigger, info->trigger_len) : NULL;
     if (info->name_len) {
-        kp->name = dup_text(info->name, info->name_len);
+        kp->name = xstrndup(info->name, info->name_len);
     } else {
         char name[40];
         snprintf(name, sizeof name, "part %" PRIu64, info->number);
-        kp->name = dup_text(name, strlen(name));
+        kp->name = xstrndup(name, strlen(name));
     }
     return kp;
 }
@@ -122,7 +114,7 @@ static int run_part_end(void *arg, const struct part_info *info, char *err, size
     fold_set_out(&run->fold, &run->out);
     run->in.stacks = &run->out;
     if (!run->cmd)
-        run->cmd = dup_text(info->cmd, strlen(info->cmd));
+        run->cmd = xstrndup(info->cmd, strlen(info->cmd));
     if (!stacks_have_cost(s)) {
         if (info->metadata)
             note_metadata(run, info->metadata_text, info->metadata_len);
@@ -143,7 +135,7 @@ static int run_part_end(void *arg, const struct part_info *info, char *err, size
         .has_thread = info->has_thread,
         .thread = info->thread,
         .thread_name = info->thread_name && info->thread_name_len
-                           ? dup_text(info->thread_name, info->thread_name_len)
+                           ? xstrndup(info->thread_name, info->thread_name_len)
                            : NULL,
         .input = run->in.inputs,
         .seq = run->sections_read++,
@@ -214,7 +206,7 @@ void parts_number_names(struct run *run)
             buf_append(&b, kp->name, strlen(kp->name));
             buf_append(&b, nth, strlen(nth));
             free(kp->name);
-            kp->name = dup_text(b.data, b.len);
+            kp->name = xstrndup(b.data, b.len);
             buf_free(&b);
         }
     }
@@ -279,7 +271,7 @@ static void order_sections(struct kept_part *kp)
 /* A thread's frame, ';' made ':' as in every frame. */
 static char *frame_label(const char *text)
 {
-    char *label = dup_text(text, strlen(text));
+    char *label = xstrndup(text, strlen(text));
     for (char *p = label; *p; p++)
         if (*p == ';')
             *p = ':';
@@ -370,7 +362,7 @@ static void pair_threads(struct kept_part *old, const struct kept_part *new)
                 continue;
             taken[j] = true;
             free(o->label);
-            o->label = dup_text(n->label, strlen(n->label));
+            o->label = xstrndup(n->label, strlen(n->label));
             break;
         }
     }

@@ -55,15 +55,6 @@ void events_free(struct event_defs *ev)
     events_init(ev);
 }
 
-static char *dup_range(const char *s, size_t n)
-{
-    char *p = xmalloc(n + 1);
-    if (n)
-        memcpy(p, s, n);
-    p[n] = '\0';
-    return p;
-}
-
 static bool is_name_char(char c)
 {
     return isalnum((unsigned char)c) || c == '_';
@@ -86,7 +77,7 @@ int events_set_columns(struct event_defs *ev, const char *text, size_t len,
         if (i == start)
             break;
         GROW(ev->columns, cap, ev->ncolumns);
-        ev->columns[ev->ncolumns++] = dup_range(text + start, i - start);
+        ev->columns[ev->ncolumns++] = xstrndup(text + start, i - start);
     }
     if (ev->ncolumns == 0) {
         snprintf(err, errlen, "\"events:\" line names no event");
@@ -123,8 +114,8 @@ int events_add_definition(struct event_defs *ev, const char *text, size_t len,
         ev->derived_expr = xrealloc(ev->derived_expr,
                                     ev->derived_cap * sizeof *ev->derived_expr);
     }
-    ev->derived_name[ev->nderived] = dup_range(text + start, name_end - start);
-    ev->derived_expr[ev->nderived] = dup_range(text + expr_start, i - expr_start);
+    ev->derived_name[ev->nderived] = xstrndup(text + start, name_end - start);
+    ev->derived_expr[ev->nderived] = xstrndup(text + expr_start, i - expr_start);
     ev->nderived++;
     return 0;
 }

@@ -53,6 +53,15 @@ void *xmalloc(size_t n)
     return p;
 }
 
+char *xstrndup(const char *s, size_t n)
+{
+    char *d = xmalloc(n + 1);
+    if (n) /* s may be NULL when n is 0 */
+        memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
 void *xcalloc(size_t count, size_t size)
 {
     void *p = calloc(count ? count : 1, size ? size : 1);

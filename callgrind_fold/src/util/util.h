@@ -29,6 +29,8 @@ _Noreturn void usage_error(const char *fmt, const char *arg);
  * these print a message and exit with EXIT_OUTPUT. */
 _Noreturn void out_of_memory(void);
 void *xmalloc(size_t n);
+/* The n bytes at s as a NUL-terminated string of its own. */
+char *xstrndup(const char *s, size_t n);
 /* For runs that allocate tens of megabytes in small pieces (--inline:
  * libdw's structures and ours), where page faults can cost more than the
  * work (5 us each on a VM): reserve `reserve` bytes of heap ahead and
