@@ -16,7 +16,7 @@
  *
  * Only files with one part and positions of the plain forms are handled;
  * the subpositions before the costs are skipped, not read (the reader's
- * fast_cost_line() reads them). */
+ * cost_run_line() reads them). */
 #define _DEFAULT_SOURCE /* MAP_POPULATE */
 #include "read/lex.h"
 

@@ -102,7 +102,7 @@ AVX2 static struct result scan_lines(const char *p, const char *end, unsigned np
     return r;
 }
 
-/* The same 64 bytes at a time, as the reader's block_lines_one(), but
+/* The same 64 bytes at a time, as the reader's cost_run_blocks(), but
  * every other line only skipped. */
 AVX2 static struct result scan_blocks(const char *p, const char *end, unsigned npos,
                                       unsigned ncolumns)

@@ -3,12 +3,15 @@
  * The first byte picks options so that every output path is exercised.
  * Besides crashes and sanitizer reports, it checks that a callgrind part
  * folds to exactly its cost (the library already refuses otherwise), and
- * for inputs of odd size (half of them, whatever their first byte) that
- * the one-event reader's 64-byte blocks (src/read/costblocks.h) read the
- * input as a line at a time does: the same output, or the same error at
- * the same line. */
+ * that the readers' fast tiers read every input as the exact scanners
+ * alone do (src/read/tiers.h, CALLGRIND_FOLD_EXACT): the same output, or
+ * the same error at the same line.  Inputs of odd size (half of them,
+ * whatever their first byte) are also read without the one-event
+ * reader's 64-byte blocks (src/read/costblocks.h), so that the tier
+ * below them is checked on CPUs that have them. */
 #define _DEFAULT_SOURCE /* setenv */
 #include "pipeline.h"
+#include "read/tiers.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -48,27 +51,40 @@ static int fold_input(const uint8_t *data, size_t size, struct diag *d, char **o
     return rc;
 }
 
+/* The input folded as `how` reads it, against the exact scanners' *d,
+ * rc and out: abort() if they differ. */
+static void same_as_exact(const uint8_t *data, size_t size, const char *how, int rc,
+                          const struct diag *d, const char *out)
+{
+    struct diag dx;
+    char *out_x = NULL;
+    read_force_exact(1);
+    int rc_x = fold_input(data, size, &dx, &out_x);
+    read_force_exact(-1);
+    if (rc != rc_x || (rc == 0 && strcmp(out ? out : "", out_x ? out_x : "")) ||
+        (rc != 0 && (d->line != dx.line || strcmp(d->msg, dx.msg)))) {
+        fprintf(stderr, "%s and exact differ: rc %d/%d, line %llu/%llu: %s / %s\n", how, rc,
+                rc_x, (unsigned long long)d->line, (unsigned long long)dx.line,
+                rc ? d->msg : "", rc_x ? dx.msg : "");
+        abort();
+    }
+    free(out_x);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct diag d;
-    if (size % 2 == 0) {
-        fold_input(data, size, &d, NULL);
-        return 0;
-    }
-    struct diag dl;
-    char *out = NULL, *out_lines = NULL;
+    char *out = NULL;
     int rc = fold_input(data, size, &d, &out);
-    setenv("CALLGRIND_FOLD_COST_BLOCKS", "0", 1);
-    int rc_lines = fold_input(data, size, &dl, &out_lines);
-    unsetenv("CALLGRIND_FOLD_COST_BLOCKS");
-    if (rc != rc_lines || (rc == 0 && strcmp(out ? out : "", out_lines ? out_lines : "")) ||
-        (rc != 0 && (d.line != dl.line || strcmp(d.msg, dl.msg)))) {
-        fprintf(stderr, "blocks and lines differ: rc %d/%d, line %llu/%llu: %s / %s\n", rc,
-                rc_lines, (unsigned long long)d.line, (unsigned long long)dl.line,
-                rc ? d.msg : "", rc_lines ? dl.msg : "");
-        abort();
-    }
+    same_as_exact(data, size, "fast", rc, &d, out);
     free(out);
-    free(out_lines);
+    if (size % 2 == 0)
+        return 0;
+    out = NULL;
+    setenv("CALLGRIND_FOLD_COST_BLOCKS", "0", 1);
+    rc = fold_input(data, size, &d, &out);
+    unsetenv("CALLGRIND_FOLD_COST_BLOCKS");
+    same_as_exact(data, size, "lines", rc, &d, out);
+    free(out);
     return 0;
 }

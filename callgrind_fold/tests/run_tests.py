@@ -51,9 +51,17 @@ def run(cmd, timeout=600, **kw):
                                            (e.stderr or b"") + b"\n(timed out)")
 
 
-def fold(binary, args, env=None):
+# The runs of callgrind_fold to make again with the exact scanners alone
+# (test_exact()), when a list: (args, name) of each run without env.
+recorded_runs = None
+
+
+def fold(binary, args, env=None, name=None):
     """Run callgrind_fold; returns (exit code, stdout text, stderr text).
-    env: variables to set (None as a value: to unset)."""
+    env: variables to set (None as a value: to unset).  name: the test's,
+    for recorded_runs."""
+    if recorded_runs is not None and not env:
+        recorded_runs.append((list(args), name))
     full = None
     if env:
         full = dict(os.environ)
@@ -172,26 +180,28 @@ def test_cases(binary, tag, env=None):
         for variant in variants:
             stem = base + ("." + variant if variant else "")
             args = open(stem + ".args").read().split() if os.path.exists(stem + ".args") else []
-            rc, out, err = fold(binary, args + inputs, env)
+            case = "case/" + name + ("/" + variant if variant else "")
+            rc, out, err = fold(binary, args + inputs, env, case)
             want = open(stem + ".expected").read()
             quiet = not path.endswith(".tree") or err == ""
-            check("%scase/%s" % (tag, name + ("/" + variant if variant else "")),
+            check(tag + case,
                   rc == 0 and out == want and quiet,
                   "rc %d, stderr %s, got %r" % (rc, err.strip(), out))
 
 
-def test_malformed(binary, tag, env=None, generated=True):
-    """Every file in tests/malformed must be rejected with exit status 2 and
-    a FILE:LINE: message naming the expected line; with `generated`, also
-    big and odd inputs made here, and bad usage.  env: as fold()'s."""
+def test_malformed(binary, tag, env=None, generated=True, listed=True):
+    """With `listed`, every file in tests/malformed must be rejected with
+    exit status 2 and a FILE:LINE: message naming the expected line; with
+    `generated`, also big and odd inputs made here, and bad usage.  env:
+    as fold()'s."""
     mdir = os.path.join(HERE, "malformed")
-    for line in open(os.path.join(mdir, "EXPECT")):
+    for line in open(os.path.join(mdir, "EXPECT")) if listed else ():
         if not line.strip() or line.startswith("#"):
             continue
         fname, lineno = line.split()[:2]
         message = line.partition(" ~ ")[2].strip()
         path = os.path.join(mdir, fname)
-        rc, out, err = fold(binary, [path], env)
+        rc, out, err = fold(binary, [path], env, "malformed/" + fname)
         ok = rc == 2 and err.startswith("%s:%s: " % (path, lineno)) and out == ""
         ok = ok and message in err and len(err.splitlines()) == 1
         check("%smalformed/%s" % (tag, fname), ok, "rc %d, stderr %r" % (rc, err[:200]))
@@ -351,7 +361,7 @@ CALLS_FUNCS = {"main", "phase_a", "phase_b", "shared", "helper", "leaf"}
 def test_golden(g, binary, tag, results):
     """results caches outputs per variant to compare formats."""
     def fold_files(name, files, args=(), event="Ir", part=None, want_rc=0):
-        rc, out, err = fold(binary, list(args) + files)
+        rc, out, err = fold(binary, list(args) + files, name=name)
         if rc != want_rc:
             check(tag + name, False, "rc %d: %s" % (rc, err.strip()))
             return None, err
@@ -709,6 +719,29 @@ def test_short_pprof(binary, tag, path):
           err_short + str(short and funcs(short)))
 
 
+def test_exact(binary, runs):
+    """Each run again with CALLGRIND_FOLD_EXACT=1, every fast tier of the
+    readers off (src/read/tiers.h): the exact scanners alone must give
+    byte for byte the same output, messages and exit status."""
+    seen, labels = set(), {}
+    for args, name in runs:
+        key = tuple(args)
+        if key in seen or "-o" in args or any(a.startswith("--output") for a in args):
+            continue  # once each; files written are other tests' to check
+        seen.add(key)
+        fast = run([binary] + args)
+        exact = run([binary] + args, env=dict(os.environ, CALLGRIND_FOLD_EXACT="1"))
+        same = (fast.returncode, fast.stdout, fast.stderr) == \
+            (exact.returncode, exact.stdout, exact.stderr)
+        label = name or " ".join(os.path.basename(a) for a in args)[:100]
+        labels[label] = labels.get(label, 0) + 1
+        if labels[label] > 1:
+            label += " #%d" % labels[label]
+        check("exact:" + label, same,
+              "rc %d/%d, stderr %r / %r" % (fast.returncode, exact.returncode,
+                                            fast.stderr[:200], exact.stderr[:200]))
+
+
 def test_embed():
     """tools/embed.sh makes a script or style a C string: the string must
     hold the file's bytes exactly (its opening comment left out), whatever
@@ -792,9 +825,16 @@ def main():
     binaries = [(os.path.abspath(a.bin), "")]
     if a.san_bin:
         binaries.append((os.path.abspath(a.san_bin), "asan+ubsan/"))
+    global recorded_runs
     for binary, tag in binaries:
+        recorded_runs = [] if not tag else None
         test_cases(binary, tag)
-        test_malformed(binary, tag)
+        test_malformed(binary, tag, generated=False)
+        if not tag:
+            # the same cases with the exact scanners alone: exact:<case>
+            test_exact(binary, recorded_runs)
+        recorded_runs = None
+        test_malformed(binary, tag, generated=True, listed=False)
         test_short_frames(binary, tag)
     # The same inputs read a line at a time, without the one-event
     # reader's 64-byte blocks (src/read/costblocks.h): what CPUs without
@@ -860,10 +900,15 @@ def main():
             g = Golden(None, valgrind, include, os.environ.get("CC", "cc") or "cc")
             for binary, tag in binaries:
                 g.binary = binary
+                recorded_runs = [] if not tag else None
                 try:
                     test_golden(g, binary, tag, {})
                 except RuntimeError as e:
                     report("FAIL", tag + "golden/setup", str(e))
+                if not tag:
+                    # the golden profiles with the exact scanners alone
+                    test_exact(binary, recorded_runs)
+                recorded_runs = None
             # --inline (issue 8): tests/inline_tests.py
             import inline_tests
             for binary, tag in binaries:

@@ -1168,7 +1168,7 @@ static void test_page_end(void)
     check_mapped_file();
 }
 
-/* The reader's in-place fast paths (read/scan.h, parse.c) take a line
+/* The reader's in-place fast paths (read/scan.h, costrun.c) take a line
  * only in its plain form and hand any other to the exact path.  Each odd
  * but valid line here sits inside a run of plain lines, with more than
  * the 64 bytes the fast paths read after it, and must fold as its plain
@@ -1547,8 +1547,8 @@ static void test_profile_indexes(void)
     report("profile-indexes", !bad, why);
 }
 
-/* The one-event reader's 64-byte blocks (read/costblocks.h, parse.c's
- * block_lines_one()) against the reader a line at a time
+/* The one-event reader's 64-byte blocks (read/costblocks.h, costrun.c's
+ * cost_run_blocks()) against the reader a line at a time
  * (CALLGRIND_FOLD_COST_BLOCKS=0), on random profiles: runs of cost lines
  * of random shapes and lengths (so that lines cross the blocks'
  * boundaries anywhere), some odd (hexadecimal, tabs, '\r', signs and '*'

@@ -1,4 +1,4 @@
-/* The one-event reader's 64-byte blocks (parse.c, block_lines_one()):
+/* The one-event reader's 64-byte blocks (costrun.c, cost_run_blocks()):
  * the bytes of 64 at a time classified with AVX2 into bit masks, and the
  * bits of the bytes no plain cost line has.
  *
@@ -7,9 +7,8 @@
  * line's bytes are classified 16 at a time and its shape checked on its
  * own; here a block of about four lines is classified at once and the
  * shape of all its lines checked with a dozen mask operations, leaving
- * per line only its tokens to count and its cost to read.  On cc1's
- * profile (bench/cost_line_floor.c): 11.5 ms for the cost lines alone
- * this way, 15.5 ms a line at a time (issue 28).
+ * per line only its tokens to count and its cost to read
+ * (bench/cost_line_floor.c times both ways).
  *
  * x86-64 only, and only on CPUs with AVX2, BMI1, BMI2 (its shifts) and
  * POPCNT (cost_blocks_available()): the functions below are compiled for
@@ -28,8 +27,9 @@ bool cost_blocks_available(void);
 #define COST_BLOCKS 1
 #include <immintrin.h>
 
-#include "scan.h"     /* plain_decimal() */
-#include "treescan.h" /* aligned digits */
+#include "scan.h" /* plain_decimal() */
+#include "swar.h" /* aligned digits */
+#include "util/util.h" /* load64() */
 
 #define COST_BLOCKS_TARGET __attribute__((target("avx2,bmi,bmi2,popcnt")))
 
@@ -93,7 +93,7 @@ static inline COST_BLOCKS_TARGET uint64_t block_odd_bytes(const struct block_bit
 }
 
 /* The value of len (1 to 19) decimal digits at p, which has 8 bytes:
- * up to 8 digits by word operations (treescan.h's aligned digits). */
+ * up to 8 digits by word operations (swar.h's aligned digits). */
 static inline COST_BLOCKS_TARGET uint64_t block_decimal(const char *p, unsigned len)
 {
     if (len <= 8)

@@ -1,6 +1,8 @@
 /* Event types of a part: "events:" columns, "event:" definitions, and
- * the --event choice as per-column weights (events.h). */
+ * the --event choice as per-column weights (events.h); the event chosen
+ * for every input, and the columns of all events (read.h). */
 #include "events.h"
+#include "read.h"
 #include "lex.h"
 #include "util/util.h"
 
@@ -219,4 +221,33 @@ int events_resolve(const struct event_defs *ev, const char *name, uint64_t *weig
     for (size_t i = 0; i < ev->ncolumns; i++)
         weight[i] = 0;
     return resolve(ev, name, strlen(name), 1, weight, 0, err, errlen);
+}
+
+/* ---- the event chosen, for every input (read.h) ---- */
+
+const char *read_event_name(struct read_target *t, const char *first_column)
+{
+    if (t->opt.event)
+        return t->opt.event;
+    if (!t->first_event)
+        t->first_event = xstrndup(first_column, strlen(first_column));
+    return t->first_event;
+}
+
+const char *read_chosen_event(const struct read_target *t)
+{
+    return t->opt.event ? t->opt.event : t->first_event;
+}
+
+size_t read_event_column(struct read_target *t, const char *name, size_t len)
+{
+    return (size_t)strtab_intern(&t->event_columns, name, len) + 1;
+}
+
+size_t read_event_column_of(const struct read_target *t, const char *name)
+{
+    for (uint32_t id = 0; id < t->event_columns.count; id++) /* a few events */
+        if (strcmp(strtab_str(&t->event_columns, id), name) == 0)
+            return (size_t)id + 1;
+    return 0;
 }

@@ -135,7 +135,7 @@ static inline const char *scan_uint(const char *p, uint64_t *out)
 }
 
 /* The npos subpositions of a cost line at p ("+3 * 0x1f ...") when none
- * of their values is wanted (parse.c: no --inline, no sources kept): only
+ * of their values is wanted (costrun.c: no --inline, no sources kept): only
  * checked, their digits skipped without arithmetic.  Each is "*", or an
  * optional sign and 1 to 19 decimal or "0x" and 1 to 16 hexadecimal
  * digits; blanks after each.  Returns where the costs start (the '\n' if

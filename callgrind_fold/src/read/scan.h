@@ -1,4 +1,4 @@
-/* Whole-line scanning for the callgrind.out reader's hot loop (parse.c):
+/* Whole-line scanning for the callgrind.out reader's hot loop (costrun.c):
  * a line is classified 16 bytes at a time into bit masks (one bit per
  * byte: digit, space; and where its '\n' is), and its shape is then
  * checked with a few mask operations instead of a compare and a branch
@@ -7,14 +7,13 @@
  *
  * Why: four lines in five of a callgrind.out are short cost lines
  * ("+3 0 15 0 0 2"), and when one event is folded only one of their
- * numbers is needed; the rest must only be known to be valid.  The byte
- * loops spent about 230 instructions on such a line of 15 bytes, the
- * masks about 100 (callgrind on the reader alone, issue 28; whole runs in
- * bench/results/2026-11-25-vm-reader.md).
+ * numbers is needed; the rest must only be known to be valid.  Masks
+ * take fewer instructions per line than the byte loops, which branch on
+ * every byte.
  *
  * Nothing here reports an error: a line that is not plainly valid makes
  * these return false, and the reader reads it again with the exact
- * scanners (lex.h, parse.c), which accept or reject it with their
+ * scanners (lex.h, grammar.c), which accept or reject it with their
  * messages.  So what is accepted, and every error, stays the same. */
 #ifndef CF_SCAN_H
 #define CF_SCAN_H
@@ -298,7 +297,7 @@ static inline bool plain_subposition(const char *p, uint64_t digit, unsigned n)
  * line at p, of bits b, in the form callgrind writes: a decimal count
  * ("N/M" for jcnd, two_counts), then at most npos target subpositions,
  * blanks between them.  Sets *count to the first count.  False for
- * anything else, for the exact path (parse.c: check_arc()) to read. */
+ * anything else, for the exact path (body.c: check_arc()) to read. */
 static inline __attribute__((always_inline)) bool
 plain_arc(const char *p, const struct line_bits *b, unsigned at,
                              bool two_counts, size_t npos, uint64_t *count)

@@ -8,9 +8,11 @@
 #include "tree.h"
 #include "failure.h"
 #include "events.h"
+#include "ids.h"
 #include "lex.h"
 #include "treescan.h"
 #include "sections.h"
+#include "tiers.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -19,10 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NO_NAME UINT32_MAX
-/* Ids below this are an array index (the writer numbers them 1, 2, ...),
- * the others go through a hash map, so a hostile id costs no memory. */
-#define DENSE_ID_LIMIT ((uint64_t)1 << 22)
 
 /* IN_PART_HEAD: after "part:", before the section's first "fn:", node
  * or "totals:" line, which close its header: then which thread it is,
@@ -77,6 +75,7 @@ struct tree_reader {
     /* frame_of's ids are of stacks no longer read into: part_start
      * pointed t->stacks at a section's own, and its part_end back */
     bool frames_stale, own_stacks;
+    bool fast_tiers;            /* fast_node_lines() may run (tiers.h) */
 };
 
 /* ---- lexical helpers --------------------------------------------------- */
@@ -463,7 +462,7 @@ static void node_line(struct tree_reader *T, const char *p, const char *end)
 
 /* ---- node lines read in place: the hot loop ------------------------------
  *
- * As for callgrind.out's cost lines (parse.c, fast_cost_lines()): the node
+ * As for callgrind.out's cost lines (costrun.c, cost_run()): the node
  * lines that follow each other in the line reader's buffer are read in one
  * pass that finds each '\n' while scanning the numbers, with no memchr(),
  * call or dispatch per line and no overflow test per digit; the costs go
@@ -507,11 +506,11 @@ __attribute__((noinline)) static void fast_node_lines(struct tree_reader *T)
     const char *p, *limit;
     lr_window(r, &p, &limit);
     size_t ncolumns = T->events.ncolumns;
-    bool may_be_long = (size_t)(limit - p) > r->max_line; /* as in parse.c */
+    bool may_be_long = (size_t)(limit - p) > r->max_line; /* as in costrun.c */
     /* What scan_lane_line() may read from a line's start: the depth and
      * id in 16 bytes, then 8 bytes a cost and the byte after the last. */
     size_t reach = 24 + 8 * ncolumns;
-    bool lanes_ok = TREESCAN_WORDS && T->lanes_ok;
+    bool lanes_ok = SWAR_WORDS && T->lanes_ok;
     while (p < limit && is_digit(*p)) {
         uint64_t depth, id;
         size_t n;
@@ -535,7 +534,7 @@ __attribute__((noinline)) static void fast_node_lines(struct tree_reader *T)
             break;
         }
         if (!in_lanes) {
-            T->lanes_ok = lanes_ok = TREESCAN_WORDS && sums_have_room(T);
+            T->lanes_ok = lanes_ok = SWAR_WORDS && sums_have_room(T);
         } else if (++T->lane_lines == LANE_LINES) {
             widen_lanes(T);
             lanes_ok = T->lanes_ok;
@@ -673,6 +672,7 @@ int read_tree(struct linereader *r, const char *first, size_t first_len,
     T->d = d;
     T->r = r;
     T->state = IN_HEADER;
+    T->fast_tiers = !read_exact();
     events_init(&T->events);
     strtab_init(&T->names);
     hashmap_init(&T->sparse);
@@ -689,7 +689,7 @@ int read_tree(struct linereader *r, const char *first, size_t first_len,
      * like folded stacks. */
     t->folded_inputs++;
     for (;;) {
-        if (T->state == IN_PART)
+        if (T->state == IN_PART && T->fast_tiers)
             fast_node_lines(T);
         const char *line;
         size_t len;

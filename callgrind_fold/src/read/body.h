@@ -1,0 +1,122 @@
+/* What a cost line does with its values, shared by the exact reader
+ * (grammar.c, cost_line()) and the fast tiers (costrun.c): takes a line's
+ * position and cost, hands them on to the part's graph, or by address
+ * (addr.c), and with all events to the other events' rows (allevents.c).
+ * Inline: a call per cost line would cost more than most of what it
+ * does. */
+#ifndef CF_READ_BODY_H
+#define CF_READ_BODY_H
+
+#include "parser.h"
+
+/* profile_call_edge() on the main part, remembered per callee. */
+static inline uint32_t call_edge(struct parser *P, uint32_t caller, uint32_t callee)
+{
+    if (callee < P->body.edge_memo_cap && P->body.edge_memo[callee].caller == caller)
+        return P->body.edge_memo[callee].edge;
+    return call_edge_new(P, caller, callee);
+}
+
+/* A cost line's cost into part pt: the inclusive cost of a call when a
+ * "calls=" line is pending (`call`), else self cost of the current
+ * function or of the code inlined into it ("cfni="). */
+static inline __attribute__((always_inline)) void
+cost_line_add(struct parser *P, struct part *pt, bool call, uint64_t addr, uint64_t cost)
+{
+    struct profile *prof = &pt->prof;
+    if (call) {
+        /* Inclusive cost of the calls: it is the callee's, not self cost. */
+        uint32_t caller = P->body.function;
+        if (P->body.inlined != NO_NODE) {
+            /* a call made from inlined code: below its frame */
+            if (!profile_add_call(prof, P->body.function, P->body.inlined, cost))
+                fail(P, "call cost sum overflows 64 bits");
+            caller = P->body.inlined;
+        }
+        if (pt->by_address) {
+            addr_add_cost(P, pt, true, caller, addr, cost);
+        } else {
+            uint32_t edge = pt == &P->body.part
+                                ? call_edge(P, caller, P->body.callee)
+                                : profile_call_edge(prof, caller, P->body.callee);
+            if (!profile_add_to_edge(prof, edge, cost, P->body.call_count))
+                fail(P, "call cost sum overflows 64 bits");
+        }
+        return;
+    }
+    if (P->body.inlined != NO_NODE) {
+        if (!profile_add_call(prof, P->body.function, P->body.inlined, cost) ||
+            !profile_add_self(prof, P->body.inlined, cost))
+            fail(P, "cost sum overflows 64 bits");
+        return;
+    }
+    if (pt->by_address)
+        addr_add_cost(P, pt, false, P->body.function, addr, cost);
+    else if (!profile_add_self(prof, P->body.function, cost))
+        fail(P, "cost sum overflows 64 bits");
+}
+
+/* Row `index` of a cost matrix of rows of `width`, made (zeroed) if new.
+ * Inline, with the growing apart: it runs for every cost line of -f
+ * pprof, and the row is there but for a new node or edge. */
+static inline uint64_t *cost_row(struct cost_matrix *m, size_t index, size_t width)
+{
+    size_t need = (index + 1) * width;
+    if (need > m->zeroed)
+        grow_cost_matrix(m, need);
+    return m->cells + index * width;
+}
+
+/* all_events: the other events' costs of the line (P->body.cols) added to a
+ * row of a cost matrix; returns whether a sum wrapped.  One loop over the
+ * events (their columns in an array of their own, not strided through
+ * P->all.others), overflow noted as a carry, told by the caller.  The columns
+ * ascend (add_other_events()), and those past the line's last cost add 0:
+ * most lines have a few costs of many events, so the loop ends where
+ * others_below says the line's costs do. */
+static inline bool add_other_columns(const struct parser *P, uint64_t *row)
+{
+    const size_t *column = P->all.other_columns, n = P->all.others_below[P->body.ncols];
+    const uint64_t *cols = P->body.cols;
+    uint64_t carry = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t cost = cols[column[k]];
+        row[k] += cost;
+        carry |= row[k] < cost;
+    }
+    return carry;
+}
+
+/* What a cost line does with its values (the "instr" and "line"
+ * subpositions, when asked for, and the cost of the chosen event): the
+ * part of a cost line after its scanning, shared by cost_line() and the
+ * fast tiers (cost_run()).  Inlined into both: a call per
+ * cost line would cost more than most of what it does. */
+static inline __attribute__((always_inline)) void
+cost_line_values(struct parser *P, uint64_t addr, uint64_t line, uint64_t cost)
+{
+    bool want_line = P->addr.line_pos != SIZE_MAX && P->t->opt.want_lines;
+    bool call = P->body.call_pending;
+    uint32_t first_line = 0; /* the function's first source line, when new */
+    if (P->body.part.by_address && !call && !P->body.jump_pending)
+        P->addr.last_instr = addr;
+    if (want_line && !call && !P->body.jump_pending) {
+        P->addr.last_line = line;
+        if (P->body.function != NO_NODE && line > 0 && line <= UINT32_MAX - 1 &&
+            P->body.prof->nodes[P->body.function].line == 0)
+            P->body.prof->nodes[P->body.function].line = first_line = (uint32_t)line;
+    }
+    P->body.jump_pending = false;
+    if (!call && P->body.function == NO_NODE)
+        fail(P, "cost line before any \"fn=\" line");
+    cost_line_add(P, &P->body.part, call, addr, cost);
+    if (P->all.nothers)
+        add_other_costs(P, call, addr, first_line);
+    if (call) {
+        P->body.call_pending = false;
+        P->body.call_object = P->body.call_file = NO_NAME;
+    }
+}
+
+
+#endif
