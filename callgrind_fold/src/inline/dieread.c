@@ -23,8 +23,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define NONE UINT32_MAX
-
 enum {
     SEC_INFO,
     SEC_ABBREV,

@@ -26,8 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE UINT32_MAX
-
 struct trie_node {
     uint32_t frame;   /* frame id (unused for the root) */
     uint32_t stack;   /* the stack ending here, if written; else NONE */
@@ -71,16 +69,12 @@ static size_t key_tail(const struct key *k, char tail[24])
         tail[0] = ';';
         return 1;
     }
-    char digits[20];
-    size_t n = 0;
-    uint64_t v = stacks_count(key_stacks, key_trie->node[k->node].stack);
-    do {
-        digits[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    char digits[U64_DIGITS];
+    const char *start = u64_digits(digits + sizeof digits,
+                                   stacks_count(key_stacks, key_trie->node[k->node].stack), 1);
+    size_t n = (size_t)(digits + sizeof digits - start);
     tail[0] = ' ';
-    for (size_t i = 0; i < n; i++)
-        tail[1 + i] = digits[n - 1 - i];
+    memcpy(tail + 1, start, n);
     return n + 1;
 }
 

@@ -318,16 +318,11 @@ int stacks_write(const struct stacks *s, FILE *out)
         prev = f;
         prev_n = nf;
         buf_append(&block, line.data, line.len);
-        char num[24];
-        size_t k = sizeof num;
-        uint64_t v = s->count[order[i]];
-        num[--k] = '\n';
-        do {
-            num[--k] = (char)('0' + v % 10);
-            v /= 10;
-        } while (v);
-        num[--k] = ' ';
-        buf_append(&block, num + k, sizeof num - k);
+        char num[U64_DIGITS + 2];
+        num[sizeof num - 1] = '\n';
+        char *start = u64_digits(num + sizeof num - 1, s->count[order[i]], 1);
+        *--start = ' ';
+        buf_append(&block, start, (size_t)(num + sizeof num - start));
         if (block.len >= (1 << 16) || i + 1 == n) {
             if (fwrite(block.data, 1, block.len, out) != block.len)
                 rc = -1;
