@@ -1,6 +1,6 @@
 /* One part's call graph: functions with self costs, calls with
- * inclusive costs (stacks.h, "profile.c"). */
-#include "stacks.h"
+ * inclusive costs (model.h, "profile.c"). */
+#include "model.h"
 #include "util/util.h"
 
 #include <stdlib.h>

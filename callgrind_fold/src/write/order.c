@@ -1,4 +1,4 @@
-/* The byte order of the written lines "f1;f2;...;fN count" (stacks.h,
+/* The byte order of the written lines "f1;f2;...;fN count" (foldedtext.h,
  * stacks_sorted), without sorting all of them.
  *
  * The stacks go into a trie of frame ids, and the trie is walked depth
@@ -20,7 +20,7 @@
  * stack starts from the node where it leaves the previous one, and only
  * the frames after that are looked up (node, frame) -> child. Nothing is
  * recursive, so any depth works. */
-#include "stacks.h"
+#include "foldedtext.h"
 #include "util/util.h"
 
 #include <stdlib.h>
