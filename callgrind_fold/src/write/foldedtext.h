@@ -3,7 +3,7 @@
  * Takes: a struct stacks (stacks/model.h).  Hands on: its lines written
  * to a FILE (foldedtext.c), and the order of those lines as stack ids
  * (order.c) to the writers that follow it (--diff's text, speedscope).
- * Depends on the model and util/. */
+ * Depends on the model, the stack trie (stacktrie.h) and util/. */
 #ifndef CF_WRITE_FOLDEDTEXT_H
 #define CF_WRITE_FOLDEDTEXT_H
 
