@@ -75,7 +75,9 @@ static inline char *u64_digits(char *end, uint64_t v, unsigned min_digits)
     do {
         *--p = (char)('0' + v % 10);
         v /= 10;
-    } while (v || (unsigned)(end - p) < min_digits);
+    } while (v);
+    while ((unsigned)(end - p) < min_digits)
+        *--p = '0';
     return p;
 }
 

@@ -90,24 +90,26 @@ static int compare_keys(const void *pa, const void *pb)
 static void build_trie(struct trie *t, const struct stacks *s, const uint64_t *also)
 {
     stack_trie_init(&t->t, NONE);
-    t->stack = NULL;
-    size_t cap = 0;
-    GROW(t->stack, cap, 0);
-    t->stack[0] = NONE;
+    size_t nids = stacks_count_ids(s), n = 0;
+    uint32_t *written = xmalloc((nids ? nids : 1) * sizeof *written);
+    uint32_t *leaf = xmalloc((nids ? nids : 1) * sizeof *leaf);
     struct stack_trie_cursor c = {0};
-    for (size_t id = 0; id < stacks_count_ids(s); id++) {
+    for (size_t id = 0; id < nids; id++) {
         if (stacks_count(s, (uint32_t)id) == 0 && !(also && also[id] != 0))
             continue;
-        size_t n;
-        const uint32_t *f = stacks_path(s, (uint32_t)id, &n);
-        size_t before = t->t.count;
-        uint32_t node = stack_trie_add(&t->t, &c, f, n, NULL, NULL);
-        GROW(t->stack, cap, t->t.count);
-        for (size_t i = before; i < t->t.count; i++)
-            t->stack[i] = NONE;
-        t->stack[node] = (uint32_t)id;
+        size_t nf;
+        const uint32_t *f = stacks_path(s, (uint32_t)id, &nf);
+        written[n] = (uint32_t)id;
+        leaf[n++] = stack_trie_add(&t->t, &c, f, nf, NULL, NULL);
     }
     stack_trie_cursor_free(&c);
+    /* Each node's stack, set once the nodes are all made. */
+    t->stack = xmalloc(t->t.count * sizeof *t->stack);
+    memset(t->stack, 0xff, t->t.count * sizeof *t->stack); /* NONE */
+    for (size_t i = 0; i < n; i++)
+        t->stack[leaf[i]] = written[i];
+    free(written);
+    free(leaf);
     stack_trie_group(&t->t, &t->kids);
 }
 

@@ -5,14 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FREE_KEY UINT64_MAX /* no parent is NONE: the root has none */
-
 static void slots_reset(struct stack_trie *t, size_t cap)
 {
     free(t->slot);
-    t->slot = xmalloc(cap * sizeof *t->slot);
-    for (size_t i = 0; i < cap; i++)
-        t->slot[i].key = FREE_KEY;
+    t->slot = xcalloc(cap, sizeof *t->slot); /* every key 0: free */
     t->slot_cap = cap;
     t->slot_count = 0;
 }
@@ -40,7 +36,7 @@ static struct stack_trie_slot *slot_of(const struct stack_trie *t, uint64_t key)
 {
     size_t mask = t->slot_cap - 1;
     size_t i = (size_t)(hash_mix(key, 0) & mask);
-    while (t->slot[i].key != key && t->slot[i].key != FREE_KEY)
+    while (t->slot[i].key != key && t->slot[i].key != 0)
         i = (i + 1) & mask;
     return &t->slot[i];
 }
@@ -60,20 +56,19 @@ static uint32_t new_node(struct stack_trie *t, uint32_t parent, uint32_t label)
     return (uint32_t)t->count++;
 }
 
-uint32_t stack_trie_child(struct stack_trie *t, uint32_t parent, uint32_t label)
+uint32_t stack_trie_new_child(struct stack_trie *t, uint32_t parent, uint32_t label,
+                              size_t free_slot)
 {
-    uint64_t key = (uint64_t)parent << 32 | label;
-    struct stack_trie_slot *slot = slot_of(t, key);
-    if (slot->key == key)
-        return slot->child;
+    uint64_t key = stack_trie_key(parent, label);
+    struct stack_trie_slot *slot = &t->slot[free_slot];
     if ((t->slot_count + 1) * 2 > t->slot_cap) { /* load at most 1/2 */
         struct stack_trie_slot *old = t->slot;
         size_t old_cap = t->slot_cap, count = t->slot_count;
         t->slot = NULL;
         slots_reset(t, old_cap * 2);
-        for (size_t i = 0; i < old_cap; i++)
-            if (old[i].key != FREE_KEY)
-                *slot_of(t, old[i].key) = old[i];
+        for (size_t k = 0; k < old_cap; k++)
+            if (old[k].key != 0)
+                *slot_of(t, old[k].key) = old[k];
         t->slot_count = count;
         free(old);
         slot = slot_of(t, key);

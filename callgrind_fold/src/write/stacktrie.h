@@ -26,7 +26,7 @@ struct stack_trie {
      * value, one cache line a probe (a child is looked up for every new
      * frame of every stack). */
     struct stack_trie_slot {
-        uint64_t key;  /* parent << 32 | label; UINT64_MAX: free */
+        uint64_t key;  /* stack_trie_key(parent, label); 0: free */
         uint32_t child;
     } *slot;
     size_t slot_cap, slot_count; /* slot_cap: a power of two */
@@ -36,9 +36,32 @@ struct stack_trie {
 void stack_trie_init(struct stack_trie *t, uint32_t root_label);
 void stack_trie_free(struct stack_trie *t);
 
+/* A slot's key: never 0 (a free slot's, so that a table starts as
+ * calloc's zeroed pages), as no parent is NONE. */
+static inline uint64_t stack_trie_key(uint32_t parent, uint32_t label)
+{
+    return ((uint64_t)parent << 32 | label) + 1;
+}
+
+/* stack_trie_child when the child is new, `free_slot` the free slot its
+ * look-up ended at (stacktrie.c). */
+uint32_t stack_trie_new_child(struct stack_trie *t, uint32_t parent, uint32_t label,
+                              size_t free_slot);
+
 /* The child of `parent` labelled `label`, made when new (the new node is
- * then node count - 1). */
-uint32_t stack_trie_child(struct stack_trie *t, uint32_t parent, uint32_t label);
+ * then node count - 1).  Inline: the flame tree asks for a known child
+ * once per stack and depth. */
+static inline uint32_t stack_trie_child(struct stack_trie *t, uint32_t parent, uint32_t label)
+{
+    uint64_t key = stack_trie_key(parent, label);
+    size_t mask = t->slot_cap - 1;
+    for (size_t i = (size_t)(hash_mix(key, 0) & mask);; i = (i + 1) & mask) {
+        if (t->slot[i].key == key)
+            return t->slot[i].child;
+        if (t->slot[i].key == 0)
+            return stack_trie_new_child(t, parent, label, i);
+    }
+}
 
 /* Forgets which children were found (the nodes stay), making room for
  * about `expect` new ones: for a caller that grows the trie one depth at
