@@ -1,7 +1,8 @@
-/* DIEs read directly (dieread.h), this half: the abbreviation tables,
- * the reader and its units, plain or split; the DIE walks, range lists
- * and names are diewalk.c's, the layout and value decoding both use are
- * dieform.h's.
+/* DIEs read directly (dieread.h), this half: the abbreviation tables
+ * (and die_at, a DIE's code looked up in them), the reader and its
+ * units, plain or split; the DIE walks, range lists and names are
+ * diewalk.c's, which calls this file and never the other way round; the
+ * layout and value decoding both use are dieform.h's.
  *
  * Takes: an object's Dwarf and its package (.dwp).  Hands on: units,
  * each with its header's fields, bases and decoded abbreviation table,
@@ -145,6 +146,42 @@ static const struct abbrev_table *table_for(struct die_reader *r, const struct d
     r->tables[r->ntables] = t;
     hashmap_put(&r->tables_by_key, offset, shape, (uint32_t)r->ntables++);
     return t;
+}
+
+/* A DIE's code looked up in its unit's table (die_at, dieread.h): the
+ * one step of a walk that is about abbreviations, kept here so that
+ * this file needs nothing of diewalk.c. */
+bool die_at(const struct die_unit *u, uint64_t offset, struct die *d)
+{
+    if (offset < u->die || offset >= u->end)
+        return false;
+    const unsigned char *info = u->r->sec[SEC_INFO].data;
+    struct cursor c = {info + offset, info + u->end};
+    uint64_t code;
+    if (!uleb(&c, &code))
+        return false;
+    d->offset = offset;
+    d->attrs = (uint64_t)(c.p - info);
+    if (code == 0) {
+        d->tag = 0;
+        d->has_children = false;
+        d->abbrev = NONE;
+        return true;
+    }
+    const struct abbrev_table *t = u->table;
+    uint32_t at = NONE;
+    if (t->sparse.count == 0) {
+        if (code < t->ncodes)
+            at = t->by_code[code];
+    } else if (!hashmap_get(&t->sparse, code, 0, &at)) {
+        at = NONE;
+    }
+    if (at == NONE)
+        return false;
+    d->abbrev = at;
+    d->tag = t->abbrevs[at].tag;
+    d->has_children = t->abbrevs[at].children;
+    return true;
 }
 
 /* ---- the reader ------------------------------------------------------------------- */

@@ -15,39 +15,6 @@
 
 /* ---- DIEs ----------------------------------------------------------------------------- */
 
-bool die_at(const struct die_unit *u, uint64_t offset, struct die *d)
-{
-    if (offset < u->die || offset >= u->end)
-        return false;
-    const unsigned char *info = u->r->sec[SEC_INFO].data;
-    struct cursor c = {info + offset, info + u->end};
-    uint64_t code;
-    if (!uleb(&c, &code))
-        return false;
-    d->offset = offset;
-    d->attrs = (uint64_t)(c.p - info);
-    if (code == 0) {
-        d->tag = 0;
-        d->has_children = false;
-        d->abbrev = NONE;
-        return true;
-    }
-    const struct abbrev_table *t = u->table;
-    uint32_t at = NONE;
-    if (t->sparse.count == 0) {
-        if (code < t->ncodes)
-            at = t->by_code[code];
-    } else if (!hashmap_get(&t->sparse, code, 0, &at)) {
-        at = NONE;
-    }
-    if (at == NONE)
-        return false;
-    d->abbrev = at;
-    d->tag = t->abbrevs[at].tag;
-    d->has_children = t->abbrevs[at].children;
-    return true;
-}
-
 /* Offset past d's attributes, and its DW_AT_sibling (0 if none). */
 static bool skip_attrs(const struct die_unit *u, const struct die *d, uint64_t *end,
                        uint64_t *sibling)
