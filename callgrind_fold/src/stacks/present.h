@@ -5,7 +5,8 @@
  * "[object]"), readable names and labels (shortname.c, symlabel.c:
  * --frame=short), and stacks renamed (stacks_shorten) or re-rooted at
  * the user's code (roots.c), to the folding (fold.h), the pipeline and
- * the writers.  Depends on the model (model.h) and util/. */
+ * the writers.  Depends on the model (model.h) and util/; shortname.c
+ * also renames the call arcs (callarcs.h) with the frames. */
 #ifndef CF_STACKS_PRESENT_H
 #define CF_STACKS_PRESENT_H
 

@@ -110,18 +110,18 @@ void stack_trie_cursor_free(struct stack_trie_cursor *c)
 
 void stack_trie_group(const struct stack_trie *t, struct stack_trie_kids *k)
 {
+    /* A counting sort on the parent: first[p] is first where p's
+     * children end; placed from the last node to the first, each family
+     * keeps the order made, and first[p] moves back to where they begin. */
     size_t n = t->count;
     k->first = xcalloc(n + 1, sizeof *k->first);
     k->kid = xmalloc((n ? n : 1) * sizeof *k->kid);
     for (size_t i = 1; i < n; i++)
-        k->first[t->parent[i] + 1]++;
-    for (size_t i = 0; i < n; i++)
-        k->first[i + 1] += k->first[i];
-    uint32_t *fill = xmalloc((n ? n : 1) * sizeof *fill);
-    memcpy(fill, k->first, n * sizeof *fill);
-    for (size_t i = 1; i < n; i++)
-        k->kid[fill[t->parent[i]]++] = (uint32_t)i;
-    free(fill);
+        k->first[t->parent[i]]++;
+    for (size_t i = 1; i <= n; i++)
+        k->first[i] += k->first[i - 1];
+    for (size_t i = n; i-- > 1;)
+        k->kid[--k->first[t->parent[i]]] = (uint32_t)i;
 }
 
 void stack_trie_kids_free(struct stack_trie_kids *k)
