@@ -1,4 +1,14 @@
-/* DIEs read directly: see dieread.h. The encoding (DWARF 5, sections
+/* DIEs read directly (dieread.h), this half: the abbreviation tables
+ * (and die_at, a DIE's code looked up in them), the reader and its
+ * units, plain or split; the DIE walks, range lists and names are
+ * diewalk.c's, which calls this file and never the other way round; the
+ * layout and value decoding both use are dieform.h's.
+ *
+ * Takes: an object's Dwarf and its package (.dwp).  Hands on: units,
+ * each with its header's fields, bases and decoded abbreviation table,
+ * to diewalk.c and to the callers of die_unit_at.
+ *
+ * The encoding (DWARF 5, sections
  * 7.5): a DIE is an abbreviation code (ULEB128, 0 for a null entry) and
  * then the values of the attributes its abbreviation lists, in order,
  * each in its form's encoding; children follow their parent's
@@ -13,6 +23,7 @@
  * base, its DWARF 4 range lists from the object's .debug_ranges at the
  * skeleton's ranges base. */
 #include "dieread.h"
+#include "dieform.h"
 #include "aranges.h"
 #include "util/util.h"
 
@@ -23,19 +34,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define NONE UINT32_MAX
-
-enum {
-    SEC_INFO,
-    SEC_ABBREV,
-    SEC_STR,
-    SEC_LINE_STR,
-    SEC_ADDR,
-    SEC_STR_OFFSETS,
-    SEC_RNGLISTS,
-    SEC_RANGES,
-    NSECTIONS
-};
 
 static const char *const section_names[NSECTIONS] = {
     ".debug_info", ".debug_abbrev",      ".debug_str",      ".debug_line_str",
@@ -48,393 +46,6 @@ static const char *const package_names[NSECTIONS] = {
     ".debug_info.dwo", ".debug_abbrev.dwo",      ".debug_str.dwo",      NULL,
     NULL,              ".debug_str_offsets.dwo", ".debug_rnglists.dwo", NULL,
 };
-
-struct section {
-    const unsigned char *data;
-    uint64_t size;
-};
-
-struct attr_spec {
-    uint32_t name, form;
-    int32_t size;     /* of its values when the form's size does not vary, else -1 */
-    int64_t implicit; /* DW_FORM_implicit_const's value */
-};
-
-struct abbrev {
-    uint32_t tag;
-    uint32_t first, count; /* its specs */
-    int32_t fixed;         /* size of all its values when no form varies, else -1 */
-    /* Where DW_AT_sibling's value is when every value before it has a
-     * fixed size (else -1), and its form: a skip needs only that. */
-    int32_t sibling_at;
-    uint32_t sibling_form;
-    bool children, has_sibling;
-};
-
-struct abbrev_table {
-    struct abbrev *abbrevs;
-    size_t nabbrevs, abbrevs_cap;
-    struct attr_spec *specs;
-    size_t nspecs, specs_cap;
-    /* Code -> abbrev (NONE for none): codes are mostly 1, 2, 3..., so an
-     * array; a table with a code beyond DENSE_CODES has a map instead. */
-    uint32_t *by_code;
-    size_t ncodes;
-    struct hashmap sparse;
-};
-
-#define DENSE_CODES 65536
-
-struct die_unit {
-    struct die_reader *r;     /* the reader of the sections its DIEs are in */
-    uint64_t start, die, end; /* header, unit DIE, end of the unit */
-    unsigned version, addr_size, offset_size;
-    const struct abbrev_table *table;
-    uint64_t base;            /* for range lists: the unit's low_pc */
-    uint64_t addr_base, str_offsets_base, rnglists_base;
-    bool has_addr_base, has_str_offsets_base, has_rnglists_base;
-    uint64_t language;
-    /* Sections its addresses and range lists are in: r's for a plain
-     * unit; for a split unit, the object's .debug_addr and
-     * .debug_ranges, the package's .debug_rnglists.dwo. */
-    struct section addr, ranges, rnglists;
-    uint64_t ranges_offset;   /* added to a DW_AT_ranges offset */
-    bool split;               /* a package's split unit */
-};
-
-/* What a skeleton unit's DIE says of its split unit. */
-struct skeleton {
-    bool is_skeleton;
-    bool has_dwo_id;
-    uint64_t dwo_id;
-    uint64_t ranges_base;     /* DW_AT_GNU_ranges_base */
-};
-
-struct die_reader {
-    Dwarf *dbg;               /* NULL for a package's reader */
-    struct section sec[NSECTIONS];
-    struct hashmap tables_by_key; /* (abbrev offset, unit shape) -> tables */
-    struct abbrev_table **tables;
-    size_t ntables, tables_cap;
-    struct hashmap units_by_offset; /* header offset -> units, NONE when not plain */
-    struct die_unit **units;
-    size_t nunits, units_cap;
-    struct unit_header *headers;    /* all of them, for references across units */
-    size_t nheaders;
-    bool headers_read;
-    /* The object's package of split units (.dwp), opened when a skeleton
-     * unit is first read. */
-    char *package_path;
-    struct die_reader *package;
-    bool package_tried;
-    /* A package's reader: its file, and its index of split units
-     * (.debug_cu_index): the dwo id's row, each row's offset and size of
-     * its contribution to each section, by column. */
-    Elf *elf;
-    int fd;
-    struct hashmap dwo_rows;          /* dwo id -> row (1-based) */
-    const unsigned char *index_offsets, *index_sizes; /* row 1 first */
-    uint32_t nrows, ncolumns;
-    int column_of[9];                 /* DW_SECT_* -> column, -1 when none */
-    unsigned index_version;
-};
-
-/* ---- reading values -------------------------------------------------------------- */
-
-struct cursor {
-    const unsigned char *p, *end;
-};
-
-static inline bool uleb(struct cursor *c, uint64_t *v)
-{
-    if (c->p < c->end && *c->p < 0x80) { /* one byte: most codes, forms, names */
-        *v = *c->p++;
-        return true;
-    }
-    uint64_t x = 0;
-    for (unsigned shift = 0; c->p < c->end; shift += 7) {
-        unsigned char b = *c->p++;
-        if (shift < 64)
-            x |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            *v = x;
-            return true;
-        }
-    }
-    return false;
-}
-
-static bool sleb(struct cursor *c, int64_t *v)
-{
-    uint64_t x = 0;
-    for (unsigned shift = 0; c->p < c->end;) {
-        unsigned char b = *c->p++;
-        if (shift < 64)
-            x |= (uint64_t)(b & 0x7f) << shift;
-        shift += 7;
-        if (!(b & 0x80)) {
-            if (shift < 64 && (b & 0x40))
-                x |= ~(uint64_t)0 << shift;
-            *v = (int64_t)x;
-            return true;
-        }
-    }
-    return false;
-}
-
-static bool host_little_endian(void)
-{
-    return *(const unsigned char *)&(const uint16_t){1} == 1;
-}
-
-/* An n-byte unsigned value (n <= 8) in the host's byte order, which is
- * the file's (die_reader_new checks). */
-static inline bool fixed(struct cursor *c, unsigned n, uint64_t *v)
-{
-    if ((size_t)(c->end - c->p) < n)
-        return false;
-    uint64_t x = 0;
-    if (n == 8) {
-        memcpy(&x, c->p, 8);
-    } else if (n == 4) {
-        uint32_t y;
-        memcpy(&y, c->p, 4);
-        x = y;
-    } else if (n == 2) {
-        uint16_t y;
-        memcpy(&y, c->p, 2);
-        x = y;
-    } else {
-        bool le = host_little_endian();
-        for (unsigned i = 0; i < n; i++)
-            x |= (uint64_t)c->p[i] << (8 * (le ? i : n - 1 - i));
-    }
-    c->p += n;
-    *v = x;
-    return true;
-}
-
-static bool skip(struct cursor *c, uint64_t n)
-{
-    if ((uint64_t)(c->end - c->p) < n)
-        return false;
-    c->p += n;
-    return true;
-}
-
-/* The size of a value of `form` in unit u when it does not vary, else -1. */
-static inline int form_size(const struct die_unit *u, uint32_t form)
-{
-    switch (form) {
-    case DW_FORM_flag_present:
-    case DW_FORM_implicit_const:
-        return 0;
-    case DW_FORM_data1:
-    case DW_FORM_ref1:
-    case DW_FORM_flag:
-    case DW_FORM_strx1:
-    case DW_FORM_addrx1:
-        return 1;
-    case DW_FORM_data2:
-    case DW_FORM_ref2:
-    case DW_FORM_strx2:
-    case DW_FORM_addrx2:
-        return 2;
-    case DW_FORM_strx3:
-    case DW_FORM_addrx3:
-        return 3;
-    case DW_FORM_data4:
-    case DW_FORM_ref4:
-    case DW_FORM_ref_sup4:
-    case DW_FORM_strx4:
-    case DW_FORM_addrx4:
-        return 4;
-    case DW_FORM_data8:
-    case DW_FORM_ref8:
-    case DW_FORM_ref_sig8:
-    case DW_FORM_ref_sup8:
-        return 8;
-    case DW_FORM_data16:
-        return 16;
-    case DW_FORM_addr:
-        return (int)u->addr_size;
-    case DW_FORM_ref_addr:
-        return (int)(u->version <= 2 ? u->addr_size : u->offset_size);
-    case DW_FORM_strp:
-    case DW_FORM_line_strp:
-    case DW_FORM_sec_offset:
-    case DW_FORM_strp_sup:
-    case DW_FORM_GNU_ref_alt:
-    case DW_FORM_GNU_strp_alt:
-        return (int)u->offset_size;
-    default:
-        return -1;
-    }
-}
-
-/* Reads one value of `form` at c and moves past it. Numbers (constants,
- * offsets, indexes, references) into *v; for DW_FORM_string, *v is the
- * string's offset in .debug_info; blocks are skipped. *real is the form
- * after DW_FORM_indirect. False for forms not known here. */
-static bool read_form(const struct die_unit *u, const struct attr_spec *spec, struct cursor *c,
-                      uint64_t *v, uint32_t *real)
-{
-    uint64_t form = spec->form, len;
-    for (int hops = 0; form == DW_FORM_indirect; hops++)
-        if (hops > 4 || !uleb(c, &form))
-            return false;
-    *real = (uint32_t)form;
-    *v = 0;
-    switch (form) {
-    case DW_FORM_implicit_const:
-        *v = (uint64_t)spec->implicit;
-        return true;
-    case DW_FORM_flag_present:
-        *v = 1;
-        return true;
-    case DW_FORM_sdata: {
-        int64_t s;
-        if (!sleb(c, &s))
-            return false;
-        *v = (uint64_t)s;
-        return true;
-    }
-    case DW_FORM_udata:
-    case DW_FORM_ref_udata:
-    case DW_FORM_strx:
-    case DW_FORM_addrx:
-    case DW_FORM_loclistx:
-    case DW_FORM_rnglistx:
-    case DW_FORM_GNU_addr_index:
-    case DW_FORM_GNU_str_index:
-        return uleb(c, v);
-    case DW_FORM_string: {
-        const unsigned char *nul = memchr(c->p, 0, (size_t)(c->end - c->p));
-        if (!nul)
-            return false;
-        *v = (uint64_t)(c->p - u->r->sec[SEC_INFO].data);
-        c->p = nul + 1;
-        return true;
-    }
-    case DW_FORM_block1:
-        return fixed(c, 1, &len) && skip(c, len);
-    case DW_FORM_block2:
-        return fixed(c, 2, &len) && skip(c, len);
-    case DW_FORM_block4:
-        return fixed(c, 4, &len) && skip(c, len);
-    case DW_FORM_block:
-    case DW_FORM_exprloc:
-        return uleb(c, &len) && skip(c, len);
-    case DW_FORM_data16:
-        return skip(c, 16);
-    default: {
-        int n = form_size(u, (uint32_t)form);
-        return n > 0 && fixed(c, (unsigned)n, v);
-    }
-    }
-}
-
-/* Moves past a value of no interest: by its size when it is fixed. */
-static inline bool step_over(const struct die_unit *u, const struct attr_spec *spec,
-                             struct cursor *c)
-{
-    if (spec->size >= 0) {
-        if ((size_t)(c->end - c->p) < (size_t)spec->size)
-            return false;
-        c->p += spec->size;
-        return true;
-    }
-    uint64_t v;
-    uint32_t form;
-    return read_form(u, spec, c, &v, &form);
-}
-
-/* An entry of a table of offsets or addresses (.debug_addr and the like). */
-static bool table_entry(const struct section *s, uint64_t base, uint64_t index, unsigned size,
-                        uint64_t *v)
-{
-    uint64_t at;
-    if (!s->data || !mul_u64(index, size, &at) || !add_u64(at, base, &at) || at > s->size)
-        return false;
-    struct cursor c = {s->data + at, s->data + s->size};
-    return fixed(&c, size, v);
-}
-
-static bool addrx(const struct die_unit *u, uint64_t index, uint64_t *addr)
-{
-    return u->has_addr_base && table_entry(&u->addr, u->addr_base, index, u->addr_size, addr);
-}
-
-static bool is_addrx(uint32_t form)
-{
-    return form == DW_FORM_addrx || form == DW_FORM_addrx1 || form == DW_FORM_addrx2 ||
-           form == DW_FORM_addrx3 || form == DW_FORM_addrx4 || form == DW_FORM_GNU_addr_index;
-}
-
-static bool address(const struct die_unit *u, uint32_t form, uint64_t v, uint64_t *addr)
-{
-    if (form == DW_FORM_addr) {
-        *addr = v;
-        return true;
-    }
-    return is_addrx(form) && addrx(u, v, addr);
-}
-
-/* A reference as an offset in .debug_info. */
-static bool reference(const struct die_unit *u, uint32_t form, uint64_t v, uint64_t *off)
-{
-    switch (form) {
-    case DW_FORM_ref1:
-    case DW_FORM_ref2:
-    case DW_FORM_ref4:
-    case DW_FORM_ref8:
-    case DW_FORM_ref_udata:
-        return add_u64(u->start, v, off) && *off < u->end;
-    case DW_FORM_ref_addr:
-        *off = v;
-        return v < u->r->sec[SEC_INFO].size;
-    default:
-        return false; /* another file's (supplementary, dwz), or a type signature */
-    }
-}
-
-static bool string(const struct die_unit *u, uint32_t form, uint64_t v, const char **out)
-{
-    const struct die_reader *r = u->r;
-    const struct section *s = &r->sec[SEC_STR];
-    switch (form) {
-    case DW_FORM_string:
-        *out = (const char *)r->sec[SEC_INFO].data + v; /* read_form found its end */
-        return true;
-    case DW_FORM_line_strp:
-        s = &r->sec[SEC_LINE_STR];
-        break;
-    case DW_FORM_strp:
-        break;
-    case DW_FORM_strx:
-    case DW_FORM_strx1:
-    case DW_FORM_strx2:
-    case DW_FORM_strx3:
-    case DW_FORM_strx4:
-    case DW_FORM_GNU_str_index:
-        if (!u->has_str_offsets_base ||
-            !table_entry(&r->sec[SEC_STR_OFFSETS], u->str_offsets_base, v, u->offset_size, &v))
-            return false;
-        break;
-    default:
-        return false;
-    }
-    if (!s->data || v >= s->size || !memchr(s->data + v, 0, (size_t)(s->size - v)))
-        return false;
-    *out = (const char *)s->data + v;
-    return true;
-}
-
-static bool constant(uint32_t form)
-{
-    return form == DW_FORM_data1 || form == DW_FORM_data2 || form == DW_FORM_data4 ||
-           form == DW_FORM_data8 || form == DW_FORM_udata || form == DW_FORM_implicit_const;
-}
 
 /* ---- abbreviation tables --------------------------------------------------------- */
 
@@ -535,6 +146,42 @@ static const struct abbrev_table *table_for(struct die_reader *r, const struct d
     r->tables[r->ntables] = t;
     hashmap_put(&r->tables_by_key, offset, shape, (uint32_t)r->ntables++);
     return t;
+}
+
+/* A DIE's code looked up in its unit's table (die_at, dieread.h): the
+ * one step of a walk that is about abbreviations, kept here so that
+ * this file needs nothing of diewalk.c. */
+bool die_at(const struct die_unit *u, uint64_t offset, struct die *d)
+{
+    if (offset < u->die || offset >= u->end)
+        return false;
+    const unsigned char *info = u->r->sec[SEC_INFO].data;
+    struct cursor c = {info + offset, info + u->end};
+    uint64_t code;
+    if (!uleb(&c, &code))
+        return false;
+    d->offset = offset;
+    d->attrs = (uint64_t)(c.p - info);
+    if (code == 0) {
+        d->tag = 0;
+        d->has_children = false;
+        d->abbrev = NONE;
+        return true;
+    }
+    const struct abbrev_table *t = u->table;
+    uint32_t at = NONE;
+    if (t->sparse.count == 0) {
+        if (code < t->ncodes)
+            at = t->by_code[code];
+    } else if (!hashmap_get(&t->sparse, code, 0, &at)) {
+        at = NONE;
+    }
+    if (at == NONE)
+        return false;
+    d->abbrev = at;
+    d->tag = t->abbrevs[at].tag;
+    d->has_children = t->abbrevs[at].children;
+    return true;
 }
 
 /* ---- the reader ------------------------------------------------------------------- */
@@ -984,7 +631,7 @@ bool die_unit_split(const struct die_unit *u)
 }
 
 /* The plain unit holding the DIE at `offset`. */
-static const struct die_unit *unit_holding(struct die_reader *r, uint64_t offset)
+const struct die_unit *die_unit_holding(struct die_reader *r, uint64_t offset)
 {
     if (!r->headers_read) {
         r->headers_read = true;
@@ -1005,347 +652,3 @@ static const struct die_unit *unit_holding(struct die_reader *r, uint64_t offset
     return u && offset >= u->die && offset < u->end ? u : NULL;
 }
 
-/* ---- DIEs ----------------------------------------------------------------------------- */
-
-bool die_at(const struct die_unit *u, uint64_t offset, struct die *d)
-{
-    if (offset < u->die || offset >= u->end)
-        return false;
-    const unsigned char *info = u->r->sec[SEC_INFO].data;
-    struct cursor c = {info + offset, info + u->end};
-    uint64_t code;
-    if (!uleb(&c, &code))
-        return false;
-    d->offset = offset;
-    d->attrs = (uint64_t)(c.p - info);
-    if (code == 0) {
-        d->tag = 0;
-        d->has_children = false;
-        d->abbrev = NONE;
-        return true;
-    }
-    const struct abbrev_table *t = u->table;
-    uint32_t at = NONE;
-    if (t->sparse.count == 0) {
-        if (code < t->ncodes)
-            at = t->by_code[code];
-    } else if (!hashmap_get(&t->sparse, code, 0, &at)) {
-        at = NONE;
-    }
-    if (at == NONE)
-        return false;
-    d->abbrev = at;
-    d->tag = t->abbrevs[at].tag;
-    d->has_children = t->abbrevs[at].children;
-    return true;
-}
-
-/* Offset past d's attributes, and its DW_AT_sibling (0 if none). */
-static bool skip_attrs(const struct die_unit *u, const struct die *d, uint64_t *end,
-                       uint64_t *sibling)
-{
-    const struct abbrev *a = &u->table->abbrevs[d->abbrev];
-    *sibling = 0;
-    if (a->fixed >= 0 && !a->has_sibling) {
-        *end = d->attrs + (uint64_t)a->fixed;
-        return *end <= u->end;
-    }
-    const unsigned char *info = u->r->sec[SEC_INFO].data;
-    struct cursor c = {info + d->attrs, info + u->end};
-    for (uint32_t i = 0; i < a->count; i++) {
-        const struct attr_spec *spec = &u->table->specs[a->first + i];
-        uint64_t v;
-        uint32_t form;
-        if (spec->name != DW_AT_sibling ? !step_over(u, spec, &c)
-                                        : !read_form(u, spec, &c, &v, &form) ||
-                                              !reference(u, form, v, sibling))
-            return false;
-    }
-    *end = (uint64_t)(c.p - info);
-    return true;
-}
-
-bool die_scope_attrs(const struct die_unit *u, const struct die *d, struct die_scope *s)
-{
-    memset(s, 0, sizeof *s);
-    if (d->tag == 0)
-        return false;
-    const struct abbrev *a = &u->table->abbrevs[d->abbrev];
-    const unsigned char *info = u->r->sec[SEC_INFO].data;
-    struct cursor c = {info + d->attrs, info + u->end};
-    bool high_is_size = false;
-    for (uint32_t i = 0; i < a->count; i++) {
-        const struct attr_spec *spec = &u->table->specs[a->first + i];
-        uint64_t v;
-        uint32_t form;
-        switch (spec->name) {
-        case DW_AT_low_pc:
-        case DW_AT_high_pc:
-        case DW_AT_ranges:
-        case DW_AT_abstract_origin:
-        case DW_AT_specification:
-        case DW_AT_sibling:
-            if (!read_form(u, spec, &c, &v, &form))
-                return false;
-            break;
-        case DW_AT_name:
-        case DW_AT_linkage_name:
-        case DW_AT_MIPS_linkage_name:
-            s->has_name = true;
-            /* fall through */
-        default:
-            if (!step_over(u, spec, &c))
-                return false;
-            continue;
-        }
-        switch (spec->name) {
-        case DW_AT_low_pc:
-            if (!address(u, form, v, &s->lo))
-                return false;
-            s->has_low = true;
-            break;
-        case DW_AT_high_pc:
-            /* An address in these forms, else a size (as libdw reads it). */
-            if (form == DW_FORM_addr || is_addrx(form)) {
-                if (!address(u, form, v, &s->hi))
-                    return false;
-                high_is_size = false;
-            } else if (constant(form)) {
-                s->hi = v;
-                high_is_size = true;
-            } else {
-                return false;
-            }
-            s->has_high = true;
-            break;
-        case DW_AT_ranges:
-            if (form == DW_FORM_rnglistx && u->version >= 5) {
-                uint64_t rel;
-                if (!u->has_rnglists_base ||
-                    !table_entry(&u->rnglists, u->rnglists_base, v, u->offset_size, &rel) ||
-                    !add_u64(rel, u->rnglists_base, &s->ranges))
-                    return false;
-            } else if (form == DW_FORM_sec_offset ||
-                       (u->version < 4 && (form == DW_FORM_data4 || form == DW_FORM_data8))) {
-                if (!add_u64(v, u->ranges_offset, &s->ranges))
-                    return false;
-            } else {
-                return false;
-            }
-            s->has_ranges = true;
-            break;
-        case DW_AT_abstract_origin:
-        case DW_AT_specification:
-            if (!s->has_origin) {
-                if (!reference(u, form, v, &s->origin))
-                    return false;
-                s->has_origin = true;
-            }
-            break;
-        default: /* DW_AT_sibling */
-            if (!reference(u, form, v, &s->sibling))
-                return false;
-            break;
-        }
-    }
-    if (s->has_low && s->has_high && high_is_size)
-        s->hi += s->lo;
-    s->end = (uint64_t)(c.p - info);
-    return true;
-}
-
-bool die_children(const struct die_unit *u, const struct die *d, uint64_t *first)
-{
-    uint64_t sibling;
-    return d->tag != 0 && skip_attrs(u, d, first, &sibling);
-}
-
-bool die_next(const struct die_unit *u, const struct die *d, const struct die_scope *s,
-              uint64_t *next)
-{
-    if (d->tag == 0) {
-        *next = d->attrs;
-        return true;
-    }
-    uint64_t end, sibling;
-    const struct abbrev *a = &u->table->abbrevs[d->abbrev];
-    if (!s && d->has_children && a->sibling_at >= 0) {
-        /* Straight to the sibling, the other values unread. */
-        const unsigned char *info = u->r->sec[SEC_INFO].data;
-        struct cursor c = {info + d->attrs + (uint64_t)a->sibling_at, info + u->end};
-        struct attr_spec spec = {DW_AT_sibling, a->sibling_form, -1, 0};
-        uint64_t v;
-        uint32_t form;
-        if (d->attrs + (uint64_t)a->sibling_at < u->end && read_form(u, &spec, &c, &v, &form) &&
-            reference(u, form, v, &sibling) && sibling > d->offset) {
-            *next = sibling;
-            return true;
-        }
-    }
-    if (s) {
-        end = s->end;
-        sibling = s->sibling;
-    } else if (!skip_attrs(u, d, &end, &sibling)) {
-        return false;
-    }
-    if (!d->has_children) {
-        *next = end;
-        return true;
-    }
-    if (sibling) {
-        *next = sibling;
-        return sibling > d->offset;
-    }
-    /* Past the children, to the null entry that ends them. */
-    uint64_t off = end;
-    for (size_t depth = 1;;) {
-        struct die c;
-        if (!die_at(u, off, &c))
-            return false;
-        if (c.tag == 0) {
-            off = c.attrs;
-            if (--depth == 0)
-                break;
-            continue;
-        }
-        if (!skip_attrs(u, &c, &end, &sibling))
-            return false;
-        if (c.has_children && sibling > c.offset) {
-            off = sibling;
-        } else {
-            depth += c.has_children;
-            off = end;
-        }
-    }
-    *next = off;
-    return true;
-}
-
-/* ---- range lists ------------------------------------------------------------------ */
-
-bool die_ranges(const struct die_unit *u, uint64_t offset, die_range_fn *fn, void *arg)
-{
-    const struct section *s = u->version >= 5 ? &u->rnglists : &u->ranges;
-    if (!s->data || offset >= s->size)
-        return false;
-    struct cursor c = {s->data + offset, s->data + s->size};
-    uint64_t base = u->base;
-    unsigned size = u->addr_size;
-    if (u->version < 5) {
-        /* .debug_ranges: (begin, end) pairs from the base address; a
-         * begin of all ones selects a new base; (0, 0) ends. */
-        uint64_t all_ones = size == 8 ? UINT64_MAX : UINT32_MAX;
-        for (;;) {
-            uint64_t lo, hi;
-            if (!fixed(&c, size, &lo) || !fixed(&c, size, &hi))
-                return false;
-            if (lo == 0 && hi == 0)
-                return true;
-            if (lo == all_ones) {
-                base = hi;
-                continue;
-            }
-            if (base + lo < base + hi)
-                fn(arg, base + lo, base + hi);
-        }
-    }
-    for (;;) {
-        uint64_t a, b, lo, hi;
-        if (c.p >= c.end)
-            return false;
-        switch (*c.p++) {
-        case DW_RLE_end_of_list:
-            return true;
-        case DW_RLE_base_addressx:
-            if (!uleb(&c, &a) || !addrx(u, a, &base))
-                return false;
-            continue;
-        case DW_RLE_base_address:
-            if (!fixed(&c, size, &base))
-                return false;
-            continue;
-        case DW_RLE_startx_endx:
-            if (!uleb(&c, &a) || !uleb(&c, &b) || !addrx(u, a, &lo) || !addrx(u, b, &hi))
-                return false;
-            break;
-        case DW_RLE_startx_length:
-            if (!uleb(&c, &a) || !uleb(&c, &b) || !addrx(u, a, &lo))
-                return false;
-            hi = lo + b;
-            break;
-        case DW_RLE_offset_pair:
-            if (!uleb(&c, &a) || !uleb(&c, &b))
-                return false;
-            lo = base + a;
-            hi = base + b;
-            break;
-        case DW_RLE_start_end:
-            if (!fixed(&c, size, &lo) || !fixed(&c, size, &hi))
-                return false;
-            break;
-        case DW_RLE_start_length:
-            if (!fixed(&c, size, &lo) || !uleb(&c, &b))
-                return false;
-            hi = lo + b;
-            break;
-        default:
-            return false;
-        }
-        if (lo < hi)
-            fn(arg, lo, hi);
-    }
-}
-
-/* ---- names --------------------------------------------------------------------------- */
-
-bool die_names_at(struct die_reader *r, const struct die_unit *u, uint64_t offset,
-                  struct die_names *n)
-{
-    if (!u || offset < u->die || offset >= u->end)
-        u = unit_holding(r, offset);
-    struct die d;
-    if (!u || !die_at(u, offset, &d) || d.tag == 0)
-        return false;
-    const struct abbrev *a = &u->table->abbrevs[d.abbrev];
-    const unsigned char *info = u->r->sec[SEC_INFO].data;
-    struct cursor c = {info + d.attrs, info + u->end};
-    for (uint32_t i = 0; i < a->count; i++) {
-        const struct attr_spec *spec = &u->table->specs[a->first + i];
-        uint64_t v;
-        uint32_t form;
-        switch (spec->name) {
-        case DW_AT_linkage_name:
-        case DW_AT_MIPS_linkage_name:
-        case DW_AT_name:
-        case DW_AT_abstract_origin:
-        case DW_AT_specification:
-            if (!read_form(u, spec, &c, &v, &form))
-                return false;
-            break;
-        default:
-            if (!step_over(u, spec, &c))
-                return false;
-            continue;
-        }
-        switch (spec->name) {
-        case DW_AT_linkage_name:
-        case DW_AT_MIPS_linkage_name:
-            if (!n->linkage && !string(u, form, v, &n->linkage))
-                return false;
-            break;
-        case DW_AT_name:
-            if (!n->name && !string(u, form, v, &n->name))
-                return false;
-            break;
-        case DW_AT_abstract_origin:
-        case DW_AT_specification:
-            if (!n->has_next) {
-                if (!reference(u, form, v, &n->next))
-                    return false;
-                n->has_next = true;
-            }
-            break;
-        }
-    }
-    return true;
-}

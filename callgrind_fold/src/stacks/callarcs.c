@@ -1,6 +1,6 @@
 /* The call arcs between frames that -f dot draws, summed over the parts
- * read, and each frame's object (stacks.h, "callarcs.c"). */
-#include "stacks.h"
+ * read, and each frame's object (callarcs.h). */
+#include "callarcs.h"
 #include "util/util.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Folded stacks from one part's call graph: call paths grown from the
  * roots, self costs apportioned among them, exact when nothing had to be
- * guessed (stacks.h, "estimate.c"). */
-#include "stacks.h"
+ * guessed (fold.h). */
+#include "fold.h"
 #include "apportion.h"
 #include "graph.h"
 #include "util/util.h"

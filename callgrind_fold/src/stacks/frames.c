@@ -1,6 +1,6 @@
 /* A function as one frame of a folded stack: clone suffixes folded, ";"
- * escaped, "[object]" appended (stacks.h, "frames.c"). */
-#include "stacks.h"
+ * escaped, "[object]" appended (present.h, "frames.c"). */
+#include "present.h"
 
 #include <string.h>
 

@@ -30,8 +30,8 @@ static int by_cost_then_callee(const void *a, const void *b)
 }
 
 /* Sorts edge indexes idx[0..n) of p. Most functions call a few others:
- * insertion sort spares those qsort's set-up and indirect calls (it was
- * a tenth of folding a part, issue 28); the order is the same. */
+ * insertion sort spares those qsort's set-up and indirect calls (a
+ * noticeable share of folding a part); the order is the same. */
 static void sort_out_edges(const struct profile *p, uint32_t *idx, size_t n)
 {
     if (n > 16) {

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "util/util.h"
-#include "stacks.h"
+#include "model.h"
 
 struct graph {
     const struct profile *p;

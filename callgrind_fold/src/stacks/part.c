@@ -1,6 +1,6 @@
 /* A part as the reader hands it on: its call graph, and with --inline its
- * costs by instruction address (stacks.h, "part.c"). */
-#include "stacks.h"
+ * costs by instruction address (model.h, "part.c"). */
+#include "model.h"
 #include "util/util.h"
 
 #include <stdlib.h>

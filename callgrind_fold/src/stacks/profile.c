@@ -1,6 +1,6 @@
 /* One part's call graph: functions with self costs, calls with
- * inclusive costs (stacks.h, "profile.c"). */
-#include "stacks.h"
+ * inclusive costs (model.h, "profile.c"). */
+#include "model.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -11,10 +11,10 @@
  * Functions are found by (object, file, name) and calls by (caller,
  * callee) through tables of 4-byte entry numbers, the keys compared in
  * p->nodes and p->edges.  Why not the general hashmap (util.h): it keeps
- * both keys beside each value, 21 bytes a slot.  cc1's profile has 33k
- * calls: that map and its growth touched 5.5 MB, 1,300 page faults, half
- * of the whole reader's (issue 28, bench/results/2026-11-25-vm-reader.md).
- * The load stays at or below 1/2, as the hashmap's. */
+ * both keys beside each value, 21 bytes a slot, and on a large profile
+ * that map and its growth touched megabytes and caused a large share of
+ * the reader's page faults.  The load stays at or below 1/2, as the
+ * hashmap's. */
 
 static void index_free(struct entry_index *ix)
 {

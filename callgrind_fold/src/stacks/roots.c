@@ -1,4 +1,4 @@
-/* Pictures start where the user's code starts (stacks.h, "roots.c").
+/* Pictures start where the user's code starts (present.h, "roots.c").
  *
  * A part's stacks, every column, re-rooted: each stack loses the frames
  * below the first frame of the user's code and gets one base frame that
@@ -15,7 +15,7 @@
  * stacks_compact rebuilds stacks the same way, frames kept, when most of
  * their frames are in no stack: a folded tree's reader makes the frame
  * of every function of the input in each part's stacks. */
-#include "stacks.h"
+#include "present.h"
 #include "util/util.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Readable frame names (stacks.h, "shortname.c"): --frame=short.
+/* Readable frame names (present.h, "shortname.c"): --frame=short.
  *
  * Callgrind names JIT code after the perf map the runtime writes
  * (/tmp/perf-<pid>.map, "ADDR SIZE NAME" lines), so frames read like
@@ -52,7 +52,8 @@
  * Order: callgrind's clone suffix ("'2", frame_base_length) and
  * " [inlined]" are taken off first and put back after. A short name never
  * contains ';' and is never empty (the raw name is kept instead). */
-#include "stacks.h"
+#include "present.h"
+#include "callarcs.h"
 #include "symlabel.h"
 #include "util/util.h"
 

@@ -1,6 +1,6 @@
-/* The summed output stacks, kept as frame id sequences, sorted and
- * written as text (stacks.h, "stacks.c"). */
-#include "stacks.h"
+/* The summed output stacks, kept as frame id sequences (model.h,
+ * "stacks.c"); written as text by write/foldedtext.c. */
+#include "model.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -285,58 +285,4 @@ bool stacks_merge(struct stacks *s, struct stacks *from, const char *root, size_
     stacks_free(from);
     from->keep_sources = keep;
     return ok;
-}
-
-/* ---- writing ------------------------------------------------------------ */
-
-/* Lines in stacks_sorted() order (order.c).  A line is built from the
- * line before: neighbours in byte order share their first frames (a deep
- * stack's siblings differ in the last few), so only the frames after the
- * shared ones are appended, not all of a thousand-byte line again; the
- * lines are then copied into blocks written whole. */
-int stacks_write(const struct stacks *s, FILE *out)
-{
-    size_t n;
-    uint32_t *order = stacks_sorted(s, NULL, &n);
-    int rc = 0;
-    struct buf line = {0}, block = {0};
-    size_t *frame_end = NULL; /* in `line`, where frame j of the last stack ends */
-    size_t end_cap = 0, prev_n = 0;
-    const uint32_t *prev = NULL;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        size_t nf;
-        const uint32_t *f = stacks_path(s, order[i], &nf);
-        size_t j = prev ? stacks_common_frames(prev, prev_n, f, nf) : 0;
-        line.len = j ? frame_end[j - 1] : 0;
-        GROW(frame_end, end_cap, nf);
-        for (; j < nf; j++) {
-            if (j)
-                buf_putc(&line, ';');
-            buf_append(&line, strtab_str(&s->frames, f[j]), strtab_len(&s->frames, f[j]));
-            frame_end[j] = line.len;
-        }
-        prev = f;
-        prev_n = nf;
-        buf_append(&block, line.data, line.len);
-        char num[24];
-        size_t k = sizeof num;
-        uint64_t v = s->count[order[i]];
-        num[--k] = '\n';
-        do {
-            num[--k] = (char)('0' + v % 10);
-            v /= 10;
-        } while (v);
-        num[--k] = ' ';
-        buf_append(&block, num + k, sizeof num - k);
-        if (block.len >= (1 << 16) || i + 1 == n) {
-            if (fwrite(block.data, 1, block.len, out) != block.len)
-                rc = -1;
-            block.len = 0;
-        }
-    }
-    buf_free(&line);
-    buf_free(&block);
-    free(frame_end);
-    free(order);
-    return rc;
 }

@@ -1,4 +1,4 @@
-/* Readable labels of C++ and Rust functions (stacks.h, "symlabel.c"):
+/* Readable labels of C++ and Rust functions (present.h, "shortname.c"):
  * the default of --frame=short for names that are not perf-map names.
  *
  * A person names a function by its scope and name: std::__introsort_loop,
@@ -34,7 +34,7 @@
  * whose brackets do not balance stays as it is. Two functions whose
  * labels read alike stay two frames (stacks_shorten); the tooltip, with
  * the raw name, tells them apart. */
-#include "stacks.h"
+#include "present.h"
 #include "symlabel.h"
 #include "util/util.h"
 

@@ -33,7 +33,7 @@ void *xmalloc(size_t n);
 char *xstrndup(const char *s, size_t n);
 /* For runs that allocate tens of megabytes in small pieces (--inline:
  * libdw's structures and ours), where page faults can cost more than the
- * work (5 us each on a VM): reserve `reserve` bytes of heap ahead and
+ * work: reserve `reserve` bytes of heap ahead and
  * ask for transparent huge pages on it, so that it faults in 2 MB at a
  * time. Best effort, glibc only; large blocks then come from that heap
  * too. */
@@ -53,8 +53,7 @@ void grow_array(void **items, size_t *capacity, size_t need, size_t item_size);
  * shifts and bit scans without flag moves, POPCNT; every x86-64 CPU
  * since about 2013) and for the baseline the program is built for; the
  * dynamic loader picks one (an ifunc, by CPUID). Their bit-mask line
- * scanning (read/scan.h) spends about 9% fewer instructions in the v3
- * build (callgrind on the cc1 profile of bench/reader-bench.sh). GCC on
+ * scanning (read/scan.h) needs fewer instructions in the v3 build. GCC on
  * glibc only; clang and other systems get the baseline build alone. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
     defined(__GLIBC__) && !defined(CF_NO_CPU_CLONES)
@@ -62,6 +61,27 @@ void grow_array(void **items, size_t *capacity, size_t need, size_t item_size);
 #else
 #define HOT_LOOP_CLONES
 #endif
+
+/* "None" for a 32-bit id or index (ids count from 0). */
+#define NONE UINT32_MAX
+
+/* Room for the decimal digits of any uint64_t. */
+#define U64_DIGITS 20
+
+/* The decimal digits of v, at least min_digits of them (zeros in front),
+ * written backwards so that they end just before `end`; returns where
+ * they start. Output writes a number per line or per frame: no printf. */
+static inline char *u64_digits(char *end, uint64_t v, unsigned min_digits)
+{
+    char *p = end;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while ((unsigned)(end - p) < min_digits)
+        *--p = '0';
+    return p;
+}
 
 /* Whether the len bytes at s begin with the C string prefix. */
 static inline bool starts_with(const char *s, size_t len, const char *prefix)

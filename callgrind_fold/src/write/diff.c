@@ -1,6 +1,7 @@
 /* --diff BASE: the base profile's stacks aligned with the new one's,
  * and "stack before after" lines (diff.h). */
 #include "diff.h"
+#include "foldedtext.h"
 #include "textout.h"
 #include "util/util.h"
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stacks/stacks.h"
+#include "stacks/model.h"
 
 /* Returns base_count, indexed by stack id of s, the new profile's stacks
  * (caller frees); stacks only the base has are added to s with count 0. */

@@ -1,6 +1,6 @@
 /* Writer: the call graph in graphviz DOT (dot.h). */
 #include "dot.h"
-#include "stacks/stacks.h"
+#include "stacks/callarcs.h"
 #include "colors.h"
 #include "textout.h"
 #include "util/util.h"

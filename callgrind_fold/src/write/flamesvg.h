@@ -12,7 +12,7 @@
 
 #include "flametree.h"
 #include "job.h"
-#include "stacks/stacks.h"
+#include "stacks/model.h"
 #include "util/util.h"
 
 /* Frame id -> object name for --colors=obj when the frames do not say

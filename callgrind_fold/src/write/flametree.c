@@ -1,6 +1,7 @@
 /* The tree of frames a flame graph draws, grown from the summed stacks
  * one depth at a time, narrow frames merged (flametree.h). */
 #include "flametree.h"
+#include "stacktrie.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -20,35 +21,37 @@ static size_t path_len(const struct stacks *s, uint32_t id)
     return n;
 }
 
-/* A frame reached below a wide frame while the tree grows: the root, a
- * wide frame, or a narrow child of a wide frame (whose own children are
- * never looked at). */
+/* The frames reached below wide frames while the tree grows: a trie of
+ * frame ids (the root, wide frames, and narrow children of wide frames,
+ * whose own children are never looked at), and each one's counts. */
 struct grown {
-    uint32_t frame;
-    uint32_t parent;   /* index in the grown frames; the root's is itself */
     uint64_t value, base;
     int narrow;
 };
 
 struct growth {
+    struct stack_trie t;
     struct grown *g;
-    size_t n, cap;
+    size_t cap;
 };
 
-static uint32_t add_grown(struct growth *gr, uint32_t frame, uint32_t parent)
+/* The child (parent, frame), its counts made when new. */
+static uint32_t kid_of(struct growth *gr, uint32_t parent, uint32_t frame)
 {
-    if (gr->n >= UINT32_MAX - 1)
-        out_of_memory();
-    GROW(gr->g, gr->cap, gr->n);
-    gr->g[gr->n] = (struct grown){frame, parent, 0, 0, 0};
-    return (uint32_t)gr->n++;
+    uint32_t kid = stack_trie_child(&gr->t, parent, frame);
+    if (kid >= gr->cap) {
+        size_t old = gr->cap;
+        GROW(gr->g, gr->cap, kid);
+        memset(gr->g + old, 0, (gr->cap - old) * sizeof *gr->g);
+    }
+    return kid;
 }
 
 /* qsort has no context argument: siblings are sorted by their frames'
  * text, in byte order (a prefix first); frames whose text is alike (kept
  * apart: stacks_frame_key) by their keys. */
 static const struct stacks *sort_s;
-static const struct grown *sort_g;
+static const uint32_t *sort_frame;
 
 static int bytes_order(const char *ta, size_t la, const char *tb, size_t lb)
 {
@@ -60,7 +63,7 @@ static int bytes_order(const char *ta, size_t la, const char *tb, size_t lb)
 
 static int by_text(const void *pa, const void *pb)
 {
-    uint32_t a = sort_g[*(const uint32_t *)pa].frame, b = sort_g[*(const uint32_t *)pb].frame;
+    uint32_t a = sort_frame[*(const uint32_t *)pa], b = sort_frame[*(const uint32_t *)pb];
     size_t la, lb;
     const char *ta = stacks_frame_text(sort_s, a, &la), *tb = stacks_frame_text(sort_s, b, &lb);
     int c = bytes_order(ta, la, tb, lb);
@@ -97,60 +100,6 @@ static uint32_t new_node(struct flame_tree *t, uint32_t frame, uint32_t depth)
     return (uint32_t)i;
 }
 
-/* The children found at one depth: (parent, frame) -> grown child, open
- * addressing on one array of key and value (one cache line a probe). */
-struct kid_table {
-    struct kid_slot {
-        uint64_t key;     /* parent << 32 | frame; EMPTY_KEY: free */
-        uint32_t child;
-    } *slot;
-    size_t cap, count;    /* cap: a power of two, or 0 */
-};
-#define EMPTY_KEY UINT64_MAX /* no parent is UINT32_MAX (add_grown) */
-
-static void kids_reset(struct kid_table *k, size_t cap)
-{
-    free(k->slot);
-    k->slot = xmalloc(cap * sizeof *k->slot);
-    for (size_t i = 0; i < cap; i++)
-        k->slot[i].key = EMPTY_KEY;
-    k->cap = cap;
-    k->count = 0;
-}
-
-static struct kid_slot *kids_find(const struct kid_table *k, uint64_t key)
-{
-    size_t mask = k->cap - 1;
-    size_t i = (size_t)(hash_mix(key, 0) & mask);
-    while (k->slot[i].key != key && k->slot[i].key != EMPTY_KEY)
-        i = (i + 1) & mask;
-    return &k->slot[i];
-}
-
-/* The child (parent, frame), added to the grown frames when new. */
-static uint32_t kid_of(struct kid_table *k, struct growth *gr, uint32_t parent, uint32_t frame)
-{
-    uint64_t key = (uint64_t)parent << 32 | frame;
-    struct kid_slot *slot = kids_find(k, key);
-    if (slot->key == key)
-        return slot->child;
-    if ((k->count + 1) * 2 > k->cap) { /* load at most 1/2 */
-        struct kid_table old = *k;
-        k->slot = NULL;
-        kids_reset(k, old.cap * 2);
-        for (size_t i = 0; i < old.cap; i++)
-            if (old.slot[i].key != EMPTY_KEY)
-                *kids_find(k, old.slot[i].key) = old.slot[i];
-        k->count = old.count;
-        free(old.slot);
-        slot = kids_find(k, key);
-    }
-    slot->key = key;
-    slot->child = add_grown(gr, frame, parent);
-    k->count++;
-    return slot->child;
-}
-
 /* A stack still being followed down the tree (12 bytes: there may be
  * millions): its id, its number of frames and the grown frame it has
  * reached. */
@@ -175,7 +124,10 @@ static void grow(struct growth *gr, const struct stacks *s, const uint64_t *base
     size_t nlive = 0;
     size_t nids = stacks_count_ids(s);
     struct live *live = xmalloc((nids ? nids : 1) * sizeof *live);
-    uint32_t root = add_grown(gr, FLAME_ROOT_FRAME, 0);
+    stack_trie_init(&gr->t, FLAME_ROOT_FRAME);
+    GROW(gr->g, gr->cap, 0);
+    memset(gr->g, 0, gr->cap * sizeof *gr->g);
+    uint32_t root = 0;
     *max_len = 0;
     for (size_t id = 0; id < nids; id++) {
         uint64_t c = stacks_count(s, (uint32_t)id), b = base_count ? base_count[id] : 0;
@@ -190,9 +142,7 @@ static void grow(struct growth *gr, const struct stacks *s, const uint64_t *base
             live[nlive++] = (struct live){(uint32_t)id, (uint32_t)nf, root};
     }
 
-    struct kid_table kids = {0};
-    kids_reset(&kids, 64);
-    for (size_t depth = 0, first = gr->n; nlive > 0; depth++, first = gr->n) {
+    for (size_t depth = 0, first = gr->t.count; nlive > 0; depth++, first = gr->t.count) {
         /* Neighbouring stacks often go on through the same frame (they
          * share a prefix): the last child found is tried first, and
          * their counts are summed here, added to it when another comes. */
@@ -211,7 +161,7 @@ static void grow(struct growth *gr, const struct stacks *s, const uint64_t *base
                 sum = base_sum = 0;
                 last_at = l->at;
                 last_frame = frame;
-                last_kid = kid_of(&kids, gr, l->at, frame);
+                last_kid = kid_of(gr, l->at, frame);
             }
             sum += stacks_count(s, l->id);
             if (base_count)
@@ -220,7 +170,7 @@ static void grow(struct growth *gr, const struct stacks *s, const uint64_t *base
         }
         gr->g[last_kid].value += sum;
         gr->g[last_kid].base += base_sum;
-        for (size_t c = first; c < gr->n; c++)
+        for (size_t c = first; c < gr->t.count; c++)
             gr->g[c].narrow = flame_narrow(gr->g[c].value, scale, minwidth);
         size_t keep = 0;
         for (size_t i = 0; i < nlive; i++)
@@ -230,12 +180,8 @@ static void grow(struct growth *gr, const struct stacks *s, const uint64_t *base
         /* Emptied for the next depth, at a size fit for this one: a wide
          * depth followed by many narrow ones (a long chain) must not
          * clear a big table at every depth. */
-        size_t cap = 64;
-        while (cap < 4 * (gr->n - first))
-            cap *= 2;
-        kids_reset(&kids, cap);
+        stack_trie_forget_children(&gr->t, gr->t.count - first);
     }
-    free(kids.slot);
     free(live);
 }
 
@@ -258,22 +204,15 @@ void flame_build(struct flame_tree *t, const struct stacks *s, const uint64_t *b
     grow(&gr, s, base_count, scale, minwidth, &max_len);
     struct grown *g = gr.g;
 
-    /* The children of each grown frame, together (by a counting sort on
-     * the parent), then each family in text order. */
-    size_t *first_kid = xcalloc(gr.n + 1, sizeof *first_kid);
-    for (size_t c = 1; c < gr.n; c++)
-        first_kid[g[c].parent + 1]++;
-    for (size_t i = 0; i < gr.n; i++)
-        first_kid[i + 1] += first_kid[i];
-    uint32_t *kids = xmalloc(gr.n * sizeof *kids);
-    size_t *fill = xmalloc(gr.n * sizeof *fill);
-    memcpy(fill, first_kid, gr.n * sizeof *fill);
-    for (size_t c = 1; c < gr.n; c++)
-        kids[fill[g[c].parent]++] = (uint32_t)c;
-    free(fill);
+    /* The children of each grown frame, together, then each family in
+     * text order. */
+    struct stack_trie_kids k;
+    stack_trie_group(&gr.t, &k);
+    const uint32_t *first_kid = k.first, *frame = gr.t.label;
+    uint32_t *kids = k.kid;
     sort_s = s;
-    sort_g = g;
-    for (size_t i = 0; i < gr.n; i++)
+    sort_frame = frame;
+    for (size_t i = 0; i < gr.t.count; i++)
         if (first_kid[i + 1] - first_kid[i] > 1)
             qsort(kids + first_kid[i], first_kid[i + 1] - first_kid[i], sizeof *kids, by_text);
 
@@ -295,7 +234,7 @@ void flame_build(struct flame_tree *t, const struct stacks *s, const uint64_t *b
             continue;
         }
         uint32_t c = kids[w->next++];
-        uint32_t node = new_node(t, g[c].frame, t->depth[w->node] + 1);
+        uint32_t node = new_node(t, frame[c], t->depth[w->node] + 1);
         t->value[node] = g[c].value;
         if (t->base)
             t->base[node] = g[c].base;
@@ -315,8 +254,8 @@ void flame_build(struct flame_tree *t, const struct stacks *s, const uint64_t *b
     }
     t->max_depth = max_len;
     free(walk);
-    free(kids);
-    free(first_kid);
+    stack_trie_kids_free(&k);
+    stack_trie_free(&gr.t);
     free(gr.g);
 }
 

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stacks/stacks.h"
+#include "stacks/model.h"
 
 #define FLAME_ROOT_FRAME UINT32_MAX
 

@@ -1,7 +1,7 @@
 /* What every writer is given: the options of the pictures (-f, --title,
  * --width, ...) and the job (the profile's stacks, the --diff base, a name
  * for titles), plus the helpers writers share about it (job.c). It depends
- * on the stack model only (stacks/stacks.h): writers include this, never
+ * on the stack model only (stacks/model.h): writers include this, never
  * each other or the dispatcher (write.c). */
 #ifndef CF_WRITE_JOB_H
 #define CF_WRITE_JOB_H
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stacks/stacks.h"
+#include "stacks/model.h"
 
 enum render_format {
     FORMAT_FOLDED,      /* the default: folded stacks (or diff lines) */

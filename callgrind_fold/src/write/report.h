@@ -1,4 +1,4 @@
-/* The report writers' input (-f html, -f md; issue 29): a run's parts
+/* The report writers' input (-f html, -f md): a run's parts
  * kept apart, each with its own stacks and every event's counts, and for
  * --diff OLD NEW the parts of both runs paired by benchmark name.
  * Filled by the pipeline; the writers only read it. */

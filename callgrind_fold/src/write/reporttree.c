@@ -1,6 +1,7 @@
 /* The HTML report's tree of one part, pruned below what can be drawn
  * (reporttree.h). */
 #include "reporttree.h"
+#include "stacktrie.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,37 +65,13 @@ static uint32_t name_of(struct report_names *n, struct report_frame_map *m, uint
 
 /* ---- the whole tree ------------------------------------------------------ */
 
-/* Every prefix of the stacks, before pruning. Nodes are created after
- * their parent, so a pass from the last to the first sums children into
- * parents. */
+/* Every prefix of the stacks, before pruning, labelled by name id, and
+ * each node's self counts (ncols a node). */
 struct trie {
-    uint32_t *parent, *name;
+    struct stack_trie t;
     uint64_t *self;
-    size_t count, cap, ncols;
-    struct hashmap child; /* (parent, name) -> node */
+    size_t self_cap, ncols;
 };
-
-static uint32_t trie_child(struct trie *t, uint32_t parent, uint32_t name)
-{
-    bool inserted;
-    uint32_t *slot = hashmap_upsert(&t->child, parent, name, (uint32_t)t->count, &inserted);
-    if (!inserted)
-        return *slot;
-    if (t->count >= UINT32_MAX - 1)
-        out_of_memory();
-    if (t->count >= t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 1024;
-        t->parent = xrealloc(t->parent, cap * sizeof *t->parent);
-        t->name = xrealloc(t->name, cap * sizeof *t->name);
-        t->self = xrealloc(t->self, cap * t->ncols * sizeof *t->self);
-        t->cap = cap;
-    }
-    size_t i = t->count++;
-    t->parent[i] = parent;
-    t->name[i] = name;
-    memset(t->self + i * t->ncols, 0, t->ncols * sizeof *t->self);
-    return (uint32_t)i;
-}
 
 static bool unknown_frame(const struct stacks *s, uint32_t frame)
 {
@@ -103,20 +80,25 @@ static bool unknown_frame(const struct stacks *s, uint32_t frame)
     return len > 2 && text[0] == '0' && text[1] == 'x';
 }
 
-/* Adds a source's stacks. Consecutive stacks share most of their frames
- * (readers add them in tree order): the nodes of the previous stack's
- * common prefix are reused, so only new frames are looked up. */
+/* A frame's label in the trie: its name (stack_trie_label_fn). */
+struct labels {
+    struct report_names *names;
+    struct report_frame_map *m;
+};
+
+static uint32_t label_of(void *ctx, uint32_t frame)
+{
+    struct labels *l = ctx;
+    return name_of(l->names, l->m, frame);
+}
+
+/* Adds a source's stacks. */
 static void add_source(struct trie *t, struct report_names *names,
                        const struct report_source *src, uint64_t *unknown)
 {
     const struct stacks *s = src->stacks;
-    struct report_frame_map *m = map_of(names, s);
-    uint32_t *chain = NULL; /* chain[d]: node of the previous stack at depth d */
-    size_t chain_cap = 0;
-    GROW(chain, chain_cap, 0);
-    chain[0] = 0;
-    const uint32_t *prev = NULL;
-    size_t nprev = 0;
+    struct labels labels = {names, map_of(names, s)};
+    struct stack_trie_cursor cursor = {0};
     size_t nids = stacks_count_ids(s);
     for (size_t id = 0; id < nids; id++) {
         bool any = false;
@@ -128,16 +110,17 @@ static void add_source(struct trie *t, struct report_names *names,
             continue;
         size_t n;
         const uint32_t *path = stacks_path(s, (uint32_t)id, &n);
-        size_t k = 0;
-        while (k < n && k < nprev && path[k] == prev[k])
-            k++;
-        for (size_t d = k; d < n; d++) {
-            GROW(chain, chain_cap, d + 1);
-            chain[d + 1] = trie_child(t, chain[d], name_of(names, m, path[d]));
+        uint32_t node = stack_trie_add(&t->t, &cursor, path, n, label_of, &labels);
+        if (t->t.count > t->self_cap) {
+            size_t cap = t->self_cap ? t->self_cap : 1024;
+            while (cap < t->t.count)
+                cap *= 2;
+            t->self = xrealloc(t->self, cap * t->ncols * sizeof *t->self);
+            memset(t->self + t->self_cap * t->ncols, 0,
+                   (cap - t->self_cap) * t->ncols * sizeof *t->self);
+            t->self_cap = cap;
         }
-        prev = path;
-        nprev = n;
-        uint64_t *self = t->self + (size_t)chain[n] * t->ncols + src->first;
+        uint64_t *self = t->self + (size_t)node * t->ncols + src->first;
         bool unknown_leaf = n > 0 && unknown_frame(s, path[n - 1]);
         for (size_t e = 0; e < src->ncolumns; e++) {
             const struct event_column *col = &src->columns[e];
@@ -147,7 +130,7 @@ static void add_source(struct trie *t, struct report_names *names,
                 unknown[src->first + e] += c;
         }
     }
-    free(chain);
+    stack_trie_cursor_free(&cursor);
 }
 
 /* ---- pruning, in preorder ------------------------------------------------ */
@@ -188,9 +171,9 @@ struct visit {
 };
 
 static void prune(struct report_tree *out, const struct trie *t, const uint64_t *incl,
-                  const uint32_t *size, const struct report_names *names, int flags)
+                  const uint64_t *size, const struct report_names *names, int flags)
 {
-    size_t ncols = t->ncols, n = t->count;
+    size_t ncols = t->ncols;
     /* A node is kept when it reaches the threshold in some column. */
     uint64_t *thr = xmalloc(ncols * sizeof *thr);
     for (size_t c = 0; c < ncols; c++) {
@@ -199,18 +182,9 @@ static void prune(struct report_tree *out, const struct trie *t, const uint64_t 
         if (thr[c] == 0)
             thr[c] = 1;
     }
-    /* Children of each node, grouped by parent. */
-    uint32_t *first = xcalloc(n + 1, sizeof *first);
-    uint32_t *kids = xmalloc((n ? n : 1) * sizeof *kids);
-    for (size_t i = 1; i < n; i++)
-        first[t->parent[i] + 1]++;
-    for (size_t i = 0; i < n; i++)
-        first[i + 1] += first[i];
-    uint32_t *fill = xmalloc((n ? n : 1) * sizeof *fill);
-    memcpy(fill, first, n * sizeof *fill);
-    for (size_t i = 1; i < n; i++)
-        kids[fill[t->parent[i]]++] = (uint32_t)i;
-    free(fill);
+    struct stack_trie_kids g;
+    stack_trie_group(&t->t, &g);
+    const uint32_t *first = g.first;
 
     uint64_t *merged = NULL; /* counts of "(merged)" nodes, ncols each */
     size_t nmerged = 0, merged_cap = 0;
@@ -221,16 +195,16 @@ static void prune(struct report_tree *out, const struct trie *t, const uint64_t 
     GROW(stack, stack_cap, 0);
     stack[nstack++] = (struct visit){0, 0, 0};
     sort_names = &names->tab;
-    sort_name_of = t->name;
+    sort_name_of = t->t.label;
     while (nstack > 0) {
         struct visit v = stack[--nstack];
         if (v.node == UINT32_MAX) {
             add_node(out, &cap, v.depth, REPORT_NAME_MERGED, merged + v.at * ncols);
             continue;
         }
-        add_node(out, &cap, v.depth, v.node ? t->name[v.node] : REPORT_NAME_ROOT,
+        add_node(out, &cap, v.depth, t->t.label[v.node],
                  t->self + (size_t)v.node * ncols);
-        uint32_t *k = kids + first[v.node];
+        uint32_t *k = g.kid + first[v.node];
         size_t nk = first[v.node + 1] - first[v.node], nkeep = 0;
         if (v.node != 0 || !(flags & REPORT_ROOTS_IN_ORDER))
             qsort(k, nk, sizeof *k, by_name); /* else as made: in the sources' order */
@@ -269,8 +243,7 @@ static void prune(struct report_tree *out, const struct trie *t, const uint64_t 
     free(keep);
     free(stack);
     free(merged);
-    free(kids);
-    free(first);
+    stack_trie_kids_free(&g);
     free(thr);
 }
 
@@ -283,30 +256,25 @@ void report_tree_build(struct report_tree *out, struct report_names *names,
     out->total = xcalloc(ncols ? ncols : 1, sizeof *out->total);
     out->unknown = xcalloc(ncols ? ncols : 1, sizeof *out->unknown);
     struct trie t = {.ncols = ncols};
-    hashmap_init(&t.child);
-    trie_child(&t, UINT32_MAX, REPORT_NAME_ROOT);
+    stack_trie_init(&t.t, REPORT_NAME_ROOT);
+    t.self_cap = 1024;
+    t.self = xcalloc(t.self_cap * ncols + 1, sizeof *t.self);
     for (size_t i = 0; i < nsrc; i++)
         add_source(&t, names, &src[i], out->unknown);
-    hashmap_free(&t.child);
-    /* Inclusive counts and subtree sizes, children into parents. */
-    size_t n = t.count;
+    /* Inclusive counts and subtree sizes. */
+    size_t n = t.t.count;
     uint64_t *incl = xmalloc(n * ncols * sizeof *incl + 1);
     memcpy(incl, t.self, n * ncols * sizeof *incl);
-    uint32_t *size = xmalloc(n * sizeof *size);
+    stack_trie_sum_up(&t.t, incl, ncols);
+    uint64_t *size = xmalloc(n * sizeof *size);
     for (size_t i = 0; i < n; i++)
         size[i] = 1;
-    for (size_t i = n; i-- > 1;) {
-        uint64_t *p = incl + (size_t)t.parent[i] * ncols, *c = incl + i * ncols;
-        for (size_t j = 0; j < ncols; j++)
-            p[j] += c[j];
-        size[t.parent[i]] += size[i];
-    }
+    stack_trie_sum_up(&t.t, size, 1);
     memcpy(out->total, incl, ncols * sizeof *incl);
     prune(out, &t, incl, size, names, flags);
     free(size);
     free(incl);
-    free(t.parent);
-    free(t.name);
+    stack_trie_free(&t.t);
     free(t.self);
 }
 

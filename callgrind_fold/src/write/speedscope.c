@@ -1,5 +1,6 @@
 /* Writer: speedscope JSON, one sampled profile (speedscope.h). */
 #include "speedscope.h"
+#include "foldedtext.h"
 #include "textout.h"
 #include "util/util.h"
 

@@ -64,13 +64,9 @@ void to_printf(struct textout *t, const char *fmt, ...)
 
 void to_u64(struct textout *t, uint64_t v)
 {
-    char digits[20];
-    size_t k = sizeof digits;
-    do {
-        digits[--k] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    to_put(t, digits + k, sizeof digits - k);
+    char digits[U64_DIGITS];
+    char *start = u64_digits(digits + sizeof digits, v, 1);
+    to_put(t, start, (size_t)(digits + sizeof digits - start));
 }
 
 void to_fixed(struct textout *t, double v, int decimals)
@@ -93,10 +89,8 @@ void to_fixed(struct textout *t, double v, int decimals)
                 to_u64(t, n / unit);
                 if (decimals > 0) {
                     char d[8];
-                    uint64_t f = n % unit;
                     d[0] = '.';
-                    for (int i = decimals; i > 0; i--, f /= 10)
-                        d[i] = (char)('0' + f % 10);
+                    u64_digits(d + decimals + 1, n % unit, (unsigned)decimals);
                     to_put(t, d, (size_t)decimals + 1);
                 }
                 return;

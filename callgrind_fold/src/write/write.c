@@ -4,11 +4,12 @@
 #include "dot.h"
 #include "flamesvg.h"
 #include "flametree.h"
+#include "foldedtext.h"
 #include "gvrender.h"
 #include "pprof.h"
 #include "report.h"
-#include "stacks/stacks.h"
 #include "speedscope.h"
+#include "stacks/callarcs.h"
 #include "util/util.h"
 
 #include <stdlib.h>

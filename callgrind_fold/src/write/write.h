@@ -1,10 +1,11 @@
 /* write/: the last stage. Stacks in, the chosen output format out.
  *
- * Takes: the run's struct fold_ctx (stacks/stacks.h: the summed stacks,
+ * Takes: the run's struct fold_ctx (the summed stacks, stacks/model.h,
  * the event, the call arcs when kept) in a struct render_job with the
  * options (job.h), and for --diff the base profile's.
  * Hands on: bytes on the output stream, one writer per format:
- *   folded stacks    stacks_write (stacks/) and diff.c ("stack before after")
+ *   folded stacks    foldedtext.c (stacks_write), its lines in the byte
+ *                    order of order.c, and diff.c ("stack before after")
  *   svg              flametree.c (the tree of frames, narrow ones merged)
  *                    then flamesvg.c, with flamegraph.js/.css embedded and
  *                    colors.c
@@ -21,6 +22,7 @@
 
 #include <stdio.h>
 
+#include "foldedtext.h"
 #include "job.h"
 
 /* Writes the output in the chosen format. Returns 0, -1 on a write error

@@ -1,4 +1,4 @@
-/* The byte order of the written lines "f1;f2;...;fN count" (stacks.h,
+/* The byte order of the written lines "f1;f2;...;fN count" (foldedtext.h,
  * stacks_sorted), without sorting all of them.
  *
  * The stacks go into a trie of frame ids, and the trie is walked depth
@@ -15,44 +15,22 @@
  * the sort of all the lines cost tens of comparisons per line, each
  * walking two deep stacks.
  *
- * Building the trie: stacks that follow each other share their first
- * frames (a folded tree's stacks are made in depth-first order), so each
- * stack starts from the node where it leaves the previous one, and only
- * the frames after that are looked up (node, frame) -> child. Nothing is
- * recursive, so any depth works. */
-#include "stacks.h"
+ * The trie is stacktrie.h's, labelled by frame id. Nothing is recursive,
+ * so any depth works. */
+#include "foldedtext.h"
+#include "stacktrie.h"
 #include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE UINT32_MAX
-
-struct trie_node {
-    uint32_t frame;   /* frame id (unused for the root) */
-    uint32_t stack;   /* the stack ending here, if written; else NONE */
-    uint32_t child;   /* first child, NONE */
-    uint32_t sibling; /* next sibling, NONE */
-};
-
+/* The trie of the written stacks, and for each node the stack ending
+ * there (NONE when none is written). */
 struct trie {
-    struct trie_node *node;
-    size_t count, cap;
-    struct hashmap child_of; /* (node, frame) -> child */
+    struct stack_trie t;
+    struct stack_trie_kids kids;
+    uint32_t *stack;
 };
-
-static uint32_t trie_child(struct trie *t, uint32_t parent, uint32_t frame)
-{
-    bool inserted;
-    uint32_t *slot = hashmap_upsert(&t->child_of, parent, frame, (uint32_t)t->count, &inserted);
-    if (!inserted)
-        return *slot;
-    GROW(t->node, t->cap, t->count);
-    uint32_t id = (uint32_t)t->count++;
-    t->node[id] = (struct trie_node){frame, NONE, NONE, t->node[parent].child};
-    t->node[parent].child = id;
-    return id;
-}
 
 /* One key among a node's children (see the top of the file). */
 struct key {
@@ -71,16 +49,12 @@ static size_t key_tail(const struct key *k, char tail[24])
         tail[0] = ';';
         return 1;
     }
-    char digits[20];
-    size_t n = 0;
-    uint64_t v = stacks_count(key_stacks, key_trie->node[k->node].stack);
-    do {
-        digits[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    char digits[U64_DIGITS];
+    const char *start = u64_digits(digits + sizeof digits,
+                                   stacks_count(key_stacks, key_trie->stack[k->node]), 1);
+    size_t n = (size_t)(digits + sizeof digits - start);
     tail[0] = ' ';
-    for (size_t i = 0; i < n; i++)
-        tail[1 + i] = digits[n - 1 - i];
+    memcpy(tail + 1, start, n);
     return n + 1;
 }
 
@@ -90,7 +64,7 @@ static int compare_keys(const void *pa, const void *pb)
     if (a->node == b->node) /* a frame's line, "TEXT count", before "TEXT;..." */
         return a->line ? -1 : 1;
     const struct strtab *frames = &key_stacks->frames;
-    uint32_t fa = key_trie->node[a->node].frame, fb = key_trie->node[b->node].frame;
+    uint32_t fa = key_trie->t.label[a->node], fb = key_trie->t.label[b->node];
     const unsigned char *ta = (const unsigned char *)strtab_str(frames, fa);
     const unsigned char *tb = (const unsigned char *)strtab_str(frames, fb);
     size_t la = strtab_len(frames, fa), lb = strtab_len(frames, fb);
@@ -115,29 +89,28 @@ static int compare_keys(const void *pa, const void *pb)
 
 static void build_trie(struct trie *t, const struct stacks *s, const uint64_t *also)
 {
-    t->node = NULL;
-    t->count = t->cap = 0;
-    hashmap_init(&t->child_of);
-    GROW(t->node, t->cap, 0);
-    t->node[0] = (struct trie_node){NONE, NONE, NONE, NONE};
-    t->count = 1;
-    uint32_t *path = NULL; /* the previous stack's nodes, by depth */
-    size_t path_cap = 0, prev_n = 0;
-    const uint32_t *prev = NULL;
-    for (size_t id = 0; id < stacks_count_ids(s); id++) {
+    stack_trie_init(&t->t, NONE);
+    size_t nids = stacks_count_ids(s), n = 0;
+    uint32_t *written = xmalloc((nids ? nids : 1) * sizeof *written);
+    uint32_t *leaf = xmalloc((nids ? nids : 1) * sizeof *leaf);
+    struct stack_trie_cursor c = {0};
+    for (size_t id = 0; id < nids; id++) {
         if (stacks_count(s, (uint32_t)id) == 0 && !(also && also[id] != 0))
             continue;
-        size_t n;
-        const uint32_t *f = stacks_path(s, (uint32_t)id, &n);
-        size_t k = prev ? stacks_common_frames(prev, prev_n, f, n) : 0;
-        GROW(path, path_cap, n);
-        for (size_t d = k; d < n; d++)
-            path[d] = trie_child(t, d ? path[d - 1] : 0, f[d]);
-        t->node[n ? path[n - 1] : 0].stack = (uint32_t)id;
-        prev = f;
-        prev_n = n;
+        size_t nf;
+        const uint32_t *f = stacks_path(s, (uint32_t)id, &nf);
+        written[n] = (uint32_t)id;
+        leaf[n++] = stack_trie_add(&t->t, &c, f, nf, NULL, NULL);
     }
-    free(path);
+    stack_trie_cursor_free(&c);
+    /* Each node's stack, set once the nodes are all made. */
+    t->stack = xmalloc(t->t.count * sizeof *t->stack);
+    memset(t->stack, 0xff, t->t.count * sizeof *t->stack); /* NONE */
+    for (size_t i = 0; i < n; i++)
+        t->stack[leaf[i]] = written[i];
+    free(written);
+    free(leaf);
+    stack_trie_group(&t->t, &t->kids);
 }
 
 /* Most nodes have one to a few keys: those are sorted by insertion,
@@ -169,8 +142,8 @@ uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *np
     uint32_t *order = xmalloc((stacks_count_ids(s) ? stacks_count_ids(s) : 1) * sizeof *order);
     size_t n = 0;
     /* The empty stack (no frames) writes " count": before every key. */
-    if (t.node[0].stack != NONE)
-        order[n++] = t.node[0].stack;
+    if (t.stack[0] != NONE)
+        order[n++] = t.stack[0];
     key_stacks = s;
     key_trie = &t;
     struct key *keys = NULL;
@@ -181,11 +154,13 @@ uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *np
     for (;;) {
         if (node != NONE) { /* its children's keys, sorted, on top of `keys` */
             size_t first = nkeys;
-            for (uint32_t c = t.node[node].child; c != NONE; c = t.node[c].sibling) {
+            const uint32_t *first_kid = t.kids.first;
+            for (uint32_t i = first_kid[node]; i < first_kid[node + 1]; i++) {
+                uint32_t c = t.kids.kid[i];
                 GROW(keys, keys_cap, nkeys + 1);
-                if (t.node[c].stack != NONE)
+                if (t.stack[c] != NONE)
                     keys[nkeys++] = (struct key){c, true};
-                if (t.node[c].child != NONE)
+                if (first_kid[c + 1] > first_kid[c])
                     keys[nkeys++] = (struct key){c, false};
             }
             if (nkeys - first > 1)
@@ -204,14 +179,15 @@ uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *np
         }
         struct key k = keys[w->at++];
         if (k.line)
-            order[n++] = t.node[k.node].stack;
+            order[n++] = t.stack[k.node];
         else
             node = k.node;
     }
     free(keys);
     free(walk);
-    free(t.node);
-    hashmap_free(&t.child_of);
+    free(t.stack);
+    stack_trie_kids_free(&t.kids);
+    stack_trie_free(&t.t);
     *np = n;
     return order;
 }

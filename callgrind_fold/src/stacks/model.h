@@ -1,0 +1,346 @@
+/* stacks/ model: the data every stage works on.
+ *
+ * Takes: frames, stacks and call costs from the readers (read/) and the
+ * inline stage.  Hands on: struct stacks (distinct folded stacks, each a
+ * sequence of frame ids, with summed counts per column), struct profile
+ * (one part's call graph for one event) and struct part (a profile as the
+ * reader hands it on), to the folding (fold.h), the presentation
+ * (present.h) and the writers (write/), which read stacks through the
+ * functions below.  Depends on util/ only. */
+#ifndef CF_STACKS_MODEL_H
+#define CF_STACKS_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/util.h"
+
+/* ---- stacks.c ---- */
+/* The output: distinct folded stacks with their summed counts.
+ * A stack is kept as the sequence of its frames' ids (4 bytes a frame
+ * instead of the frame's text), and printed as text only when written. */
+
+/* Counts of the stacks by stack id, for one event. */
+struct stack_column {
+    uint64_t *count;
+    size_t cap;
+    uint64_t total;
+};
+
+struct stacks {
+    struct strtab frames; /* frame text -> frame id */
+    struct strtab paths;  /* frame id sequence (as bytes) -> stack id */
+    uint64_t *count;      /* stack id -> summed count, in the current column */
+    size_t count_cap;
+    uint64_t total;       /* sum of all counts of the current column */
+    /* -f pprof counts every event in one pass: one column per event,
+     * `count` and `total` above being the current one's. */
+    struct stack_column *columns;
+    size_t ncolumns, column;
+    uint32_t *scratch;    /* frame ids of a stack given as text */
+    size_t scratch_cap;
+    /* Where each frame came from, kept only when `keep_sources` is set
+     * (-f pprof): frame id -> the first function seen with that frame. */
+    bool keep_sources;
+    struct frame_source *source;
+    size_t source_cap;
+    /* Raw frame names, kept when the frames were renamed (--frame=short,
+     * stacks_shorten): frame id -> id in raw_names of the name as read,
+     * or of "N names: ..." for a frame several raw names became. Frames
+     * at or past raw_cap, and all of them when nothing was renamed, are
+     * their own raw name. */
+    struct strtab raw_names;
+    uint32_t *raw;
+    size_t raw_cap;
+    /* Some frame's key is its text, a NUL and its raw name: two
+     * functions whose short names read alike kept apart (stacks_shorten).
+     * A frame's text is then its key up to the NUL. */
+    bool split_keys;
+};
+
+/* A frame's function: ids of its "ob=" and "fl=" names in the run's
+ * names (NO_SOURCE_NAME when unknown) and the first source line seen in
+ * it (0: none). */
+#define NO_SOURCE_NAME UINT32_MAX
+struct frame_source {
+    uint32_t object, file, line;
+};
+
+void stacks_init(struct stacks *s);
+void stacks_free(struct stacks *s);
+/* Id of a frame's text (which must not contain ';'). */
+uint32_t stacks_frame(struct stacks *s, const char *text, size_t len);
+/* Notes where a frame came from, if keep_sources and not noted before. */
+void stacks_frame_source(struct stacks *s, uint32_t frame, uint32_t object,
+                         uint32_t file, uint32_t line);
+/* The frame's source, or NULL when none was noted. */
+const struct frame_source *stacks_source_of(const struct stacks *s, uint32_t frame);
+/* Later stacks_add calls count in column `column` (0 at the start). */
+void stacks_use_column(struct stacks *s, size_t column);
+/* Adds count to stack `id` (from stacks_add_id) in column `column`;
+ * false when a sum would overflow 64 bits. */
+bool stacks_count_in(struct stacks *s, size_t column, uint32_t id, uint64_t count);
+/* Moves column `column`'s counts out and starts it again from zero,
+ * keeping the frames and stack ids: -f pprof takes one column per event. */
+void stacks_take_column(struct stacks *s, size_t column, struct stack_column *out);
+/* Both return false when a sum would overflow 64 bits. */
+bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64_t count);
+/* stacks_add, returning the stack's id (UINT32_MAX on overflow). */
+uint32_t stacks_add_id(struct stacks *s, const uint32_t *frames, size_t nframes,
+                       uint64_t count);
+/* stacks_add_id of stack `id` of `from`, its frame f becoming frame
+ * frame_map[f] of s. */
+uint32_t stacks_add_mapped(struct stacks *s, const struct stacks *from, uint32_t id,
+                           const uint32_t *frame_map, uint64_t count);
+/* A stack as text, frames separated by ';'. */
+bool stacks_add_text(struct stacks *s, const char *stack, size_t len, uint64_t count);
+/* stacks_add_text in two steps, for a reader of many lines: the frames of
+ * a line are interned (and its stack's slot in the table of stacks
+ * fetched from memory) while the line before is added. Counts and ids
+ * come out as with stacks_add_text, line after line. */
+struct stacks_text {
+    uint32_t *frames;
+    size_t n, cap;
+    uint32_t hash;            /* of the stack's frame ids */
+};
+void stacks_text_frames(struct stacks *s, const char *stack, size_t len,
+                        struct stacks_text *out);
+bool stacks_add_frames(struct stacks *s, const struct stacks_text *t, uint64_t count);
+void stacks_text_free(struct stacks_text *t);
+/* Reading the stacks (writers use these, not the fields; inline, as the
+ * flame tree calls them once per stack and depth). Stack ids and frame
+ * ids count from 0; a stack id below stacks_count_ids may have count 0
+ * (e.g. a --diff stack only the base has). */
+static inline size_t stacks_count_ids(const struct stacks *s)
+{
+    return s->paths.count;
+}
+
+static inline size_t stacks_count_frames(const struct stacks *s)
+{
+    return s->frames.count;
+}
+
+static inline uint64_t stacks_count(const struct stacks *s, uint32_t id)
+{
+    return id < s->count_cap ? s->count[id] : 0;
+}
+
+static inline uint64_t stacks_total(const struct stacks *s)
+{
+    return s->total;
+}
+
+/* The columns a stack may count in: 0 .. stacks_column_limit(s) - 1. */
+static inline size_t stacks_column_limit(const struct stacks *s)
+{
+    return s->ncolumns > s->column + 1 ? s->ncolumns : s->column + 1;
+}
+
+/* The count of stack `id` in column c. */
+static inline uint64_t stacks_column_count(const struct stacks *s, size_t c, uint32_t id)
+{
+    if (c == s->column)
+        return stacks_count(s, id);
+    if (c >= s->ncolumns)
+        return 0;
+    const struct stack_column *col = &s->columns[c];
+    return id < col->cap ? col->count[id] : 0;
+}
+
+/* Adds every stack of `from` to s, every column, each under a first
+ * frame `root` when root is not NULL (a thread's frame); frames keep
+ * their raw names and sources. `from` is emptied (taken whole when s is
+ * empty and there is no root). False if a sum overflows 64 bits. */
+bool stacks_merge(struct stacks *s, struct stacks *from, const char *root, size_t root_len);
+
+/* The number of first frames stacks a and b share.  Neighbours in
+ * byte order (and in a folded tree's order) share most of a deep stack:
+ * compared four frames at a time, in two 8-byte words. */
+static inline size_t stacks_common_frames(const uint32_t *a, size_t na, const uint32_t *b,
+                                          size_t nb)
+{
+    size_t n = na < nb ? na : nb, i = 0;
+    while (i + 4 <= n) {
+        uint64_t a0, a1, b0, b1;
+        memcpy(&a0, a + i, 8);
+        memcpy(&a1, a + i + 2, 8);
+        memcpy(&b0, b + i, 8);
+        memcpy(&b1, b + i + 2, 8);
+        if ((a0 ^ b0) | (a1 ^ b1))
+            break;
+        i += 4;
+    }
+    while (i < n && a[i] == b[i])
+        i++;
+    return i;
+}
+
+/* The frames of stack `id`, root first; *n is set to their number. */
+static inline const uint32_t *stacks_path(const struct stacks *s, uint32_t id, size_t *n)
+{
+    *n = strtab_len(&s->paths, id) / sizeof(uint32_t);
+    return (const uint32_t *)(const void *)strtab_str(&s->paths, id);
+}
+
+/* The text of frame `frame`; *len is set to its length. */
+static inline const char *stacks_frame_text(const struct stacks *s, uint32_t frame,
+                                            size_t *len)
+{
+    const char *text = strtab_str(&s->frames, frame);
+    *len = strtab_len(&s->frames, frame);
+    if (s->split_keys) {
+        const char *nul = memchr(text, '\0', *len);
+        if (nul)
+            *len = (size_t)(nul - text);
+    }
+    return text;
+}
+
+/* The key frame `frame` is interned by: its text, or for a frame kept
+ * apart from others that read alike, its text, a NUL and its raw name.
+ * What stacks must use to make a frame of another's (frames alike by
+ * text are not the same frame). */
+static inline const char *stacks_frame_key(const struct stacks *s, uint32_t frame, size_t *len)
+{
+    *len = strtab_len(&s->frames, frame);
+    return strtab_str(&s->frames, frame);
+}
+
+/* The raw name of frame `frame` (NUL-terminated): the frame's name as
+ * read, for tooltips beside a short label; for a frame that several
+ * raw names became, "N names: RAW1 | RAW2 | ..." (the first few); the
+ * frame's text when the frames were not renamed. */
+const char *stacks_frame_raw(const struct stacks *s, uint32_t frame);
+/* Frame `frame` of `from` as a frame of s (interned by its key), its raw
+ * name kept: --diff's base frames joining the profile's. */
+uint32_t stacks_frame_from(struct stacks *s, const struct stacks *from, uint32_t frame);
+/* Sets the raw name of frame `frame` (stacks_shorten's renaming). */
+void stacks_frame_set_raw(struct stacks *s, uint32_t frame, const char *raw, size_t len);
+
+/* ---- profile.c ---- */
+/* The call graph of one part of a profile, for one event: functions with
+ * their self cost, and caller->callee edges with the inclusive cost of the
+ * calls. This is all the folding needs; source positions are not kept. */
+
+#define NO_NODE UINT32_MAX
+
+struct fn_node {
+    uint32_t name;     /* interned full name, contexts and clone marks included */
+    uint32_t object;   /* interned "ob=" name, "" if none */
+    uint32_t file;     /* interned "fl=" name, "" if none */
+    bool defined;      /* appeared in "fn=", not only as a call target */
+    uint32_t line;     /* first source line seen in it, 0 if none */
+    uint64_t self;     /* exclusive cost */
+};
+
+struct call_edge {
+    uint32_t caller, callee;
+    uint64_t cost;     /* inclusive cost of all these calls */
+    uint64_t calls;    /* how many calls ("calls=" counts, saturating) */
+};
+
+/* A lookup index of a profile's nodes or edges by their keys: an open
+ * addressing table of entry numbers + 1 (0: empty), whose keys are read
+ * from the entries themselves (profile.c). */
+struct entry_index {
+    uint32_t *slots;
+    size_t capacity;   /* power of two, or 0 */
+    size_t count;
+};
+
+struct profile {
+    struct fn_node *nodes;
+    size_t nnodes, nodes_cap;
+    struct call_edge *edges;
+    size_t nedges, edges_cap;
+    struct entry_index node_index;  /* (object, file, name) -> node */
+    struct entry_index edge_index;  /* (caller, callee) -> edge */
+    uint64_t total_self;        /* sum of all self costs */
+};
+
+void profile_init(struct profile *p);
+void profile_free(struct profile *p);
+void profile_reset(struct profile *p);
+/* dst becomes a copy of src's graph: the same nodes, edges and ids, but
+ * empty lookup indexes: dst is to be folded (and its call targets
+ * resolved), not to get functions or calls added. */
+void profile_copy(struct profile *dst, const struct profile *src);
+/* Node for a function identity, created on first use. */
+uint32_t profile_function(struct profile *p, uint32_t object, uint32_t file,
+                          uint32_t name);
+/* Appended to the name of every inlined frame: "NAME [inlined]", made
+ * by --inline from DWARF and from callgrind's "cfni=" lines alike. */
+#define INLINE_MARK " [inlined]"
+
+/* Node of code inlined into `parent` under the frame name `name` ("NAME
+ * [inlined]"): one per (parent, name), kept in `index`, the caller's (not
+ * node_index: the same inlined function below two parents is two nodes). */
+uint32_t profile_inlined_node(struct profile *p, struct hashmap *index, uint32_t parent,
+                              uint32_t name);
+/* The index of the edge caller -> callee, made with no cost on first use:
+ * profiles given the same calls in the same order number them alike. */
+uint32_t profile_call_edge(struct profile *p, uint32_t caller, uint32_t callee);
+/* Both return false when a sum would overflow 64 bits. */
+bool profile_add_self(struct profile *p, uint32_t node, uint64_t cost);
+bool profile_add_call(struct profile *p, uint32_t caller, uint32_t callee,
+                      uint64_t cost);
+/* profile_add_call() and profile_add_call_count() in one, on the edge
+ * of index `edge` (profile_call_edge()), for a reader that knows it: false,
+ * with the count not added, when the cost sum would overflow. */
+bool profile_add_to_edge(struct profile *p, uint32_t edge, uint64_t cost, uint64_t calls);
+/* Adds to the call count of an existing edge (saturating). */
+void profile_add_call_count(struct profile *p, uint32_t caller, uint32_t callee,
+                            uint64_t calls);
+/* Call targets that never appeared in "fn=" (typically a writer that left
+ * out "cfi=" or "cob=") are redirected to the one defined function of the
+ * same name, so that a file quirk does not cut the graph apart. */
+void profile_resolve_call_targets(struct profile *p);
+
+/* ---- part.c ---- */
+/* One part of a callgrind profile as the reader hands it on. With
+ * `by_address` (--inline) the costs are not in the graph yet but kept by
+ * instruction address, for the inline stage to split them by the
+ * functions inlined there; the graph then has the functions and their
+ * names only. */
+
+struct addr_self {
+    uint32_t node;
+    uint64_t addr, cost;
+};
+
+struct addr_call {
+    uint32_t node, callee;
+    uint64_t addr, cost, calls;
+};
+
+struct part {
+    struct profile prof;
+    uint64_t number;            /* its "part:" number, else 1, 2, ... */
+    size_t column;              /* the stacks column its costs count in */
+    bool by_address;
+    struct addr_self *selfs;    /* one per cost line (neighbours merged) */
+    size_t nselfs, selfs_cap;
+    struct addr_call *calls;    /* one per (caller, callee, address) */
+    size_t ncalls, calls_cap;
+    struct hashmap call_index;
+    uint64_t addr_total;        /* sum of the selfs' costs */
+};
+
+void part_init(struct part *pt);
+void part_free(struct part *pt);
+/* Empties the part for the next one, keeping its memory. */
+void part_reset(struct part *pt);
+/* An input of `bytes` bytes is next: room for its cost lines is made at
+ * once instead of by doubling (copying megabytes). */
+void part_expect_bytes(struct part *pt, uint64_t bytes);
+/* Costs at an address (by_address parts). Both return false when a sum
+ * overflows 64 bits. */
+bool part_add_self_at(struct part *pt, uint32_t node, uint64_t addr, uint64_t cost);
+bool part_add_call_at(struct part *pt, uint32_t node, uint32_t callee, uint64_t addr,
+                      uint64_t cost, uint64_t calls);
+
+#endif
