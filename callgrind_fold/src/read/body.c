@@ -6,20 +6,6 @@
 
 #include <string.h>
 
-/* call_edge() (body.h) when the memo does not have it. */
-uint32_t call_edge_new(struct parser *P, uint32_t caller, uint32_t callee)
-{
-    uint32_t edge = profile_call_edge(P->body.prof, caller, callee);
-    if (callee >= P->body.edge_memo_cap) {
-        size_t old = P->body.edge_memo_cap;
-        GROW(P->body.edge_memo, P->body.edge_memo_cap, (size_t)callee);
-        for (size_t i = old; i < P->body.edge_memo_cap; i++)
-            P->body.edge_memo[i].caller = NO_NODE;
-    }
-    P->body.edge_memo[callee] = (struct edge_memo){caller, edge};
-    return edge;
-}
-
 /* "cfni=NAME": the costs that follow, up to the next "cfni=" or "fn=",
  * are of code inlined from NAME into the current function ("???": its
  * own code again).  They go to a frame "NAME [inlined]" below it, named as

@@ -11,6 +11,8 @@
  *   body.c      position lines ("fn=", "calls=", ...): parser.body
  *   body.h      what a cost line does with its values (inline: both the
  *               exact reader and the fast tiers run it per line)
+ *   edgememo.c  the main part's call edges remembered per callee
+ *               (call_edge_new(), for body.h's call_edge())
  *   addr.c      the per-address records of --inline: parser.addr
  *   allevents.c every event at once (-f pprof): parser.all
  *   costrun.c   the fast tiers: runs of lines read in place */
@@ -217,7 +219,8 @@ void position_line(struct parser *P, const char *key, size_t keylen, const char 
 void enter_function(struct parser *P, uint32_t name);
 void start_call(struct parser *P, uint64_t first);
 void note_object(struct parser *P, uint32_t name);
-/* call_edge() (body.h) for a callee not remembered. */
+
+/* edgememo.c: call_edge() (body.h) for a callee not remembered. */
 uint32_t call_edge_new(struct parser *P, uint32_t caller, uint32_t callee);
 
 /* addr.c: the parts' costs by address (--inline) */

@@ -171,6 +171,7 @@ struct read_target {
                                     selects has that thread */
 };
 
+/* target.c: the target's life cycle, and each part handed to the sink. */
 void read_target_init(struct read_target *t, const struct read_options *opt,
                       struct strtab *names, struct stacks *stacks,
                       const struct part_sink *sink);

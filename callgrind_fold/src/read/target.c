@@ -1,0 +1,80 @@
+/* The read target (read.h) from start to end, and each part handed to
+ * the sink: called by every reader, so kept apart from input.c, which
+ * calls the readers (no two files call each other). */
+#include "read.h"
+#include "sections.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void read_target_init(struct read_target *t, const struct read_options *opt,
+                      struct strtab *names, struct stacks *stacks,
+                      const struct part_sink *sink)
+{
+    memset(t, 0, sizeof *t);
+    t->opt = *opt;
+    t->names = names;
+    t->stacks = stacks;
+    t->sink = *sink;
+    strtab_init(&t->notes.events);
+    strtab_init(&t->notes.comments);
+    strtab_init(&t->event_columns);
+    hashmap_init(&t->sections.parts);
+    hashmap_init(&t->sections.threads);
+    strtab_init(&t->sections.files);
+    strtab_init(&t->sections.triggers);
+    t->thread_matched = xcalloc(opt->nthreads + 1, sizeof *t->thread_matched);
+}
+
+void read_target_free(struct read_target *t)
+{
+    free(t->first_event);
+    for (size_t i = 0; i < t->notes.nevent_long; i++)
+        free(t->notes.event_long[i]);
+    free(t->notes.event_long);
+    strtab_free(&t->notes.events);
+    strtab_free(&t->notes.comments);
+    strtab_free(&t->event_columns);
+    buf_free(&t->cmd);
+    struct sections_seen *s = &t->sections;
+    hashmap_free(&s->parts);
+    hashmap_free(&s->threads);
+    free(s->part);
+    free(s->thread_line);
+    free(s->thread_file);
+    strtab_free(&s->files);
+    strtab_free(&s->triggers);
+    free(t->thread_matched);
+}
+
+void read_part_start(struct read_target *t, const struct part_info *info)
+{
+    if (t->opt.keep_parts && t->sink.part_start)
+        t->sink.part_start(t->sink.arg, t, info);
+}
+
+int read_part_end(struct read_target *t, struct part_info *info, char *err, size_t errlen)
+{
+    if (!t->opt.keep_parts || !t->sink.part_end)
+        return 0;
+    if (!info->descs)
+        info->descs_len = 0;
+    info->descs = info->descs ? info->descs : "";
+    info->cmd = t->cmd.len ? buf_cstr(&t->cmd) : "";
+    read_describe_part(info);
+    return t->sink.part_end(t->sink.arg, info, err, errlen);
+}
+
+struct part_info read_folded_part(const struct read_target *t)
+{
+    /* no pid, no thread: a part of its own input */
+    return (struct part_info){.number = 1, .folded_text = true,
+                              .process = section_input_process(t)};
+}
+
+int read_folded_part_end(struct read_target *t, char *err, size_t errlen)
+{
+    struct part_info info = read_folded_part(t);
+    return read_part_end(t, &info, err, errlen);
+}
