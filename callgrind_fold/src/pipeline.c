@@ -12,9 +12,9 @@
 #include <string.h>
 
 /* --inline's structures (libdw's, mapped debug images, scope trees) are
- * left to the OS at exit: freeing them cost about 1.5 ms, mostly
- * unmapping (5% of a run). Sanitizer builds free them, so that leak
- * checks stay meaningful. */
+ * left to the OS at exit: freeing them is mostly unmapping, a
+ * noticeable part of a short run. Sanitizer builds free them, so that
+ * leak checks stay meaningful. */
 #ifndef FREE_AT_EXIT
 #if defined(__SANITIZE_ADDRESS__)
 #define FREE_AT_EXIT 1

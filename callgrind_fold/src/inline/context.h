@@ -15,9 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/util.h"
-
-#define NONE UINT32_MAX
+#include "util/util.h" /* NONE */
 
 struct object;
 struct scope_entry;

@@ -43,7 +43,7 @@ struct prefetch {
 /* A guess of the work of the object at `path`: none when it holds
  * uncompressed DWARF itself (a program built with -g), else its size
  * (its own compressed DWARF, or a separate debug file, as distributions
- * ship them compressed: libc's takes ~15 ms). */
+ * ship them compressed: inflating libc's is the slow one). */
 static uint64_t weigh(const char *path, long delay_us)
 {
     if (delay_us > 0) { /* tests: let the main thread claim jobs meanwhile */

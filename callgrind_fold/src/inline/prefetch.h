@@ -2,7 +2,7 @@
  * is still being read.
  *
  * Inflating a distribution's debug file is the biggest cost of a first
- * --inline run (libc's: 5.8 MB of .debug_info, about 15 ms), and it needs
+ * --inline run (libc's .debug_info is megabytes), and it needs
  * nothing from the profile but the object's name, which callgrind writes
  * near the start ("ob="). So the reader hands each object name to
  * prefetch_object as it appears; one worker thread finds the object's

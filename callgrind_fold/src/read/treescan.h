@@ -142,7 +142,7 @@ static inline const char *word_number(const char *p, uint64_t *out)
 }
 
 /* "DEPTH ID" at p, both of 1 to 4 digits, in one load when the id's end
- * is in its 8 bytes (cc1: "17 2345 ", 98% of the node lines): returns
+ * is in its 8 bytes (as "17 2345 ": most node lines of a big tree): returns
  * the id's end, or NULL (the caller tries again a number at a time).  The
  * two numbers, aligned in the low and high halves of a word, are made
  * numbers by the two first steps of aligned_value(), which work on the
