@@ -124,8 +124,8 @@ static void build_trie(struct trie *t, const struct stacks *s, const uint64_t *a
     stack_trie_init(&t->t, NONE);
     size_t nids = stacks_count_ids(s), n = 0;
     /* Stacks in tree order (readers, the estimate) make about one node
-     * each. */
-    stack_trie_reserve(&t->t, nids + 1);
+     * each, a few more where a path has no stack of its own. */
+    stack_trie_reserve(&t->t, nids + nids / 8 + 64);
     uint32_t *written = xmalloc((nids ? nids : 1) * sizeof *written);
     uint32_t *leaf = xmalloc((nids ? nids : 1) * sizeof *leaf);
     struct stack_trie_cursor c = {0};
@@ -196,15 +196,26 @@ struct walk {
     size_t first, at, end;
 };
 
-uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *np)
+uint32_t *stacks_sorted_shared(const struct stacks *s, const uint64_t *also, size_t *np,
+                               uint32_t **shared_out)
 {
     struct trie t;
     build_trie(&t, s, also);
     uint32_t *order = xmalloc((stacks_count_ids(s) ? stacks_count_ids(s) : 1) * sizeof *order);
     size_t n = 0;
+    /* shared[i]: the frames stack order[i] shares with order[i - 1], the
+     * depth of their deepest common node: the shallowest node walked
+     * from the one to the other. */
+    uint32_t *shared = NULL;
+    if (shared_out)
+        shared = xmalloc((stacks_count_ids(s) ? stacks_count_ids(s) : 1) * sizeof *shared);
+    size_t low = 0; /* the shallowest depth walked since the last line */
     /* The empty stack (no frames) writes " count": before every key. */
-    if (t.stack[0] != NONE)
+    if (t.stack[0] != NONE) {
+        if (shared)
+            shared[n] = 0;
         order[n++] = t.stack[0];
+    }
     key_stacks = s;
     key_trie = &t;
     uint64_t *head = frame_heads(s);
@@ -241,11 +252,18 @@ uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *np
             depth--;
             continue;
         }
+        /* walk[d]'s node is d frames deep, its children d + 1. */
+        if (depth - 1 < low)
+            low = depth - 1;
         struct key k = keys[w->at++];
-        if (k.line)
+        if (k.line) {
+            if (shared)
+                shared[n] = (uint32_t)low;
             order[n++] = t.stack[k.node];
-        else
+            low = depth;
+        } else {
             node = k.node;
+        }
     }
     free(keys);
     free(tmp);
@@ -255,5 +273,12 @@ uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *np
     stack_trie_kids_free(&t.kids);
     stack_trie_free(&t.t);
     *np = n;
+    if (shared_out)
+        *shared_out = shared;
     return order;
+}
+
+uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *np)
+{
+    return stacks_sorted_shared(s, also, np, NULL);
 }
