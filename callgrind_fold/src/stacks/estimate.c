@@ -43,6 +43,10 @@ struct walker {
     size_t depth, stack_cap;
     uint64_t min_weight; /* lighter paths are not followed */
     const uint32_t *frame_len; /* node -> length of its frame text */
+    /* node -> the cost of its calls to other functions: push_call's
+     * denominator outside recursive components, where no callee but the
+     * node itself can be on the path. */
+    u128 *out_cost;
     uint64_t stack_bytes; /* text of the stacks with cost found so far */
 
     /* Where paths start (roots, then entries of unreachable cycles), and
@@ -178,10 +182,14 @@ static void push_call(struct walker *w, uint32_t node, uint32_t parent_entry,
      * cost is already inside the outer call and would count twice. */
     u128 denominator = p->nodes[node].self;
     uint32_t begin = graph_edges_begin(&w->g, node), end = graph_edges_end(&w->g, node);
-    for (uint32_t i = begin; i < end; i++) {
-        const struct call_edge *e = &p->edges[w->g.edge[i]];
-        if (!w->on_path[e->callee])
-            denominator += e->cost;
+    if (w->g.comp_size[w->g.component[node]] == 1) {
+        denominator += w->out_cost[node];
+    } else {
+        for (uint32_t i = begin; i < end; i++) {
+            const struct call_edge *e = &p->edges[w->g.edge[i]];
+            if (!w->on_path[e->callee])
+                denominator += e->cost;
+        }
     }
     if (w->depth >= w->stack_cap)
         GROW(w->stack, w->stack_cap, w->depth);
@@ -463,6 +471,13 @@ int fold_profile(const struct profile *p, struct fold_target *t, char *err, size
     w.p = p;
     graph_build(&w.g, p);
     w.on_path = xcalloc(p->nnodes, sizeof *w.on_path);
+    w.out_cost = xcalloc(p->nnodes ? p->nnodes : 1, sizeof *w.out_cost);
+    for (uint32_t u = 0; u < p->nnodes; u++)
+        for (uint32_t i = graph_edges_begin(&w.g, u); i < graph_edges_end(&w.g, u); i++) {
+            const struct call_edge *e = &p->edges[w.g.edge[i]];
+            if (e->callee != u)
+                w.out_cost[u] += e->cost;
+        }
     struct emitter em = {.w = &w, .t = t};
     build_frames(&em, p);
     w.frame_len = em.frame_len;
@@ -504,6 +519,7 @@ int fold_profile(const struct profile *p, struct fold_target *t, char *err, size
     free(w.tree.parent);
     free(w.tree.weight);
     free(w.on_path);
+    free(w.out_cost);
     free(w.stack);
     free(w.starts);
     free(w.found_from);

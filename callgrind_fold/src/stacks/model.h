@@ -159,11 +159,25 @@ bool stacks_merge(struct stacks *s, struct stacks *from, const char *root, size_
 
 /* The number of first frames stacks a and b share.  Neighbours in
  * byte order (and in a folded tree's order) share most of a deep stack:
- * compared four frames at a time, in two 8-byte words. */
+ * compared eight frames at a time, in four 8-byte words, then four. */
 static inline size_t stacks_common_frames(const uint32_t *a, size_t na, const uint32_t *b,
                                           size_t nb)
 {
     size_t n = na < nb ? na : nb, i = 0;
+    while (i + 8 <= n) {
+        uint64_t a0, a1, a2, a3, b0, b1, b2, b3;
+        memcpy(&a0, a + i, 8);
+        memcpy(&a1, a + i + 2, 8);
+        memcpy(&a2, a + i + 4, 8);
+        memcpy(&a3, a + i + 6, 8);
+        memcpy(&b0, b + i, 8);
+        memcpy(&b1, b + i + 2, 8);
+        memcpy(&b2, b + i + 4, 8);
+        memcpy(&b3, b + i + 6, 8);
+        if ((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2) | (a3 ^ b3))
+            break;
+        i += 8;
+    }
     while (i + 4 <= n) {
         uint64_t a0, a1, b0, b1;
         memcpy(&a0, a + i, 8);

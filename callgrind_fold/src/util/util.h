@@ -73,11 +73,25 @@ void grow_array(void **items, size_t *capacity, size_t need, size_t item_size);
  * they start. Output writes a number per line or per frame: no printf. */
 static inline char *u64_digits(char *end, uint64_t v, unsigned min_digits)
 {
+    /* Two digits a division: half the divisions of one at a time. */
+    static const char pairs[201] = "0001020304050607080910111213141516171819"
+                                   "2021222324252627282930313233343536373839"
+                                   "4041424344454647484950515253545556575859"
+                                   "6061626364656667686970717273747576777879"
+                                   "8081828384858687888990919293949596979899";
     char *p = end;
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        p -= 2;
+        memcpy(p, pairs + 2 * r, 2);
+    }
+    if (v >= 10) {
+        p -= 2;
+        memcpy(p, pairs + 2 * v, 2);
+    } else {
+        *--p = (char)('0' + v);
+    }
     while ((unsigned)(end - p) < min_digits)
         *--p = '0';
     return p;

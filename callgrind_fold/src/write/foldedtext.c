@@ -12,16 +12,16 @@
 int stacks_write(const struct stacks *s, FILE *out)
 {
     size_t n;
-    uint32_t *order = stacks_sorted(s, NULL, &n);
+    uint32_t *shared;
+    uint32_t *order = stacks_sorted_shared(s, NULL, &n, &shared);
     int rc = 0;
     struct buf line = {0}, block = {0};
     size_t *frame_end = NULL; /* in `line`, where frame j of the last stack ends */
-    size_t end_cap = 0, prev_n = 0;
-    const uint32_t *prev = NULL;
+    size_t end_cap = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         size_t nf;
         const uint32_t *f = stacks_path(s, order[i], &nf);
-        size_t j = prev ? stacks_common_frames(prev, prev_n, f, nf) : 0;
+        size_t j = shared[i];
         line.len = j ? frame_end[j - 1] : 0;
         GROW(frame_end, end_cap, nf);
         for (; j < nf; j++) {
@@ -30,8 +30,6 @@ int stacks_write(const struct stacks *s, FILE *out)
             buf_append(&line, strtab_str(&s->frames, f[j]), strtab_len(&s->frames, f[j]));
             frame_end[j] = line.len;
         }
-        prev = f;
-        prev_n = nf;
         buf_append(&block, line.data, line.len);
         char num[U64_DIGITS + 2];
         num[sizeof num - 1] = '\n';
@@ -48,5 +46,6 @@ int stacks_write(const struct stacks *s, FILE *out)
     buf_free(&block);
     free(frame_end);
     free(order);
+    free(shared);
     return rc;
 }

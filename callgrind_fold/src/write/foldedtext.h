@@ -21,5 +21,10 @@ int stacks_write(const struct stacks *s, FILE *out);
  * also[id], when also is not NULL), in the byte order of stacks_write.
  * Sets *n; the array is the caller's to free. */
 uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *n);
+/* stacks_sorted, and sets *shared to an array (the caller's to free) of
+ * how many first frames each stack shares with the one before it (0 for
+ * the first), known from the sort's walk. */
+uint32_t *stacks_sorted_shared(const struct stacks *s, const uint64_t *also, size_t *n,
+                               uint32_t **shared);
 
 #endif

@@ -34,11 +34,16 @@ struct trie {
 
 /* One key among a node's children (see the top of the file). */
 struct key {
+    /* The first 8 bytes of the node's frame text as a big-endian number,
+     * zeros past its end: where two differ within both texts, that
+     * settles the order without a look at the texts. */
+    uint64_t head;
     uint32_t node;
+    uint32_t len; /* of the frame text, at most UINT32_MAX */
     bool line; /* the line of the stack ending at node, else the lines below */
 };
 
-/* qsort() has no context argument. */
+/* For the comparisons. */
 static const struct stacks *key_stacks;
 static const struct trie *key_trie;
 
@@ -58,11 +63,9 @@ static size_t key_tail(const struct key *k, char tail[24])
     return n + 1;
 }
 
-static int compare_keys(const void *pa, const void *pb)
+/* Keys of two different nodes, compared by their bytes. */
+static int compare_key_bytes(const struct key *a, const struct key *b)
 {
-    const struct key *a = pa, *b = pb;
-    if (a->node == b->node) /* a frame's line, "TEXT count", before "TEXT;..." */
-        return a->line ? -1 : 1;
     const struct strtab *frames = &key_stacks->frames;
     uint32_t fa = key_trie->t.label[a->node], fb = key_trie->t.label[b->node];
     const unsigned char *ta = (const unsigned char *)strtab_str(frames, fa);
@@ -87,10 +90,42 @@ static int compare_keys(const void *pa, const void *pb)
     return ra < rb ? -1 : ra > rb ? 1 : 0;
 }
 
+static inline int compare_keys(const struct key *a, const struct key *b)
+{
+    if (a->node == b->node) /* a frame's line, "TEXT count", before "TEXT;..." */
+        return a->line ? -1 : 1;
+    uint64_t differ = a->head ^ b->head;
+    if (differ) {
+        uint32_t at = (uint32_t)__builtin_clzll(differ) / 8; /* the first byte that differs */
+        if (at < a->len && at < b->len)
+            return a->head < b->head ? -1 : 1;
+    }
+    return compare_key_bytes(a, b);
+}
+
+/* Each frame's key head (struct key). */
+static uint64_t *frame_heads(const struct stacks *s)
+{
+    size_t n = stacks_count_frames(s);
+    uint64_t *head = xmalloc((n ? n : 1) * sizeof *head);
+    for (size_t f = 0; f < n; f++) {
+        const unsigned char *text = (const unsigned char *)strtab_str(&s->frames, (uint32_t)f);
+        size_t len = strtab_len(&s->frames, (uint32_t)f);
+        uint64_t h = 0;
+        for (size_t j = 0; j < 8; j++)
+            h = h << 8 | (j < len ? text[j] : 0);
+        head[f] = h;
+    }
+    return head;
+}
+
 static void build_trie(struct trie *t, const struct stacks *s, const uint64_t *also)
 {
     stack_trie_init(&t->t, NONE);
     size_t nids = stacks_count_ids(s), n = 0;
+    /* Stacks in tree order (readers, the estimate) make about one node
+     * each, a few more where a path has no stack of its own. */
+    stack_trie_reserve(&t->t, nids + nids / 8 + 64);
     uint32_t *written = xmalloc((nids ? nids : 1) * sizeof *written);
     uint32_t *leaf = xmalloc((nids ? nids : 1) * sizeof *leaf);
     struct stack_trie_cursor c = {0};
@@ -113,14 +148,8 @@ static void build_trie(struct trie *t, const struct stacks *s, const uint64_t *a
     stack_trie_group(&t->t, &t->kids);
 }
 
-/* Most nodes have one to a few keys: those are sorted by insertion,
- * without qsort()'s call per comparison and set-up per sort. */
-static void sort_keys(struct key *k, size_t n)
+static void insertion_sort(struct key *k, size_t n)
 {
-    if (n > 8) {
-        qsort(k, n, sizeof *k, compare_keys);
-        return;
-    }
     for (size_t i = 1; i < n; i++) {
         struct key x = k[i];
         size_t j = i;
@@ -130,24 +159,68 @@ static void sort_keys(struct key *k, size_t n)
     }
 }
 
+/* Most nodes have one to a few keys: sorted by insertion.  More are
+ * merged in runs, by our own merge rather than qsort(): the comparison
+ * inlined, without a call per comparison. */
+static void sort_keys(struct key *k, size_t n, struct key **tmp, size_t *tmp_cap)
+{
+    enum { RUN = 8 };
+    for (size_t i = 0; i < n; i += RUN)
+        insertion_sort(k + i, n - i < RUN ? n - i : RUN);
+    if (n <= RUN)
+        return;
+    GROW(*tmp, *tmp_cap, n);
+    struct key *from = k, *to = *tmp;
+    for (size_t width = RUN; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t a = lo, b = mid, o = lo;
+            while (a < mid && b < hi)
+                to[o++] = compare_keys(&from[b], &from[a]) < 0 ? from[b++] : from[a++];
+            while (a < mid)
+                to[o++] = from[a++];
+            while (b < hi)
+                to[o++] = from[b++];
+        }
+        struct key *swap = from;
+        from = to;
+        to = swap;
+    }
+    if (from != k)
+        memcpy(k, from, n * sizeof *k);
+}
+
 /* A node being walked: its keys are keys[first, end), the next at `at`. */
 struct walk {
     size_t first, at, end;
 };
 
-uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *np)
+uint32_t *stacks_sorted_shared(const struct stacks *s, const uint64_t *also, size_t *np,
+                               uint32_t **shared_out)
 {
     struct trie t;
     build_trie(&t, s, also);
     uint32_t *order = xmalloc((stacks_count_ids(s) ? stacks_count_ids(s) : 1) * sizeof *order);
     size_t n = 0;
+    /* shared[i]: the frames stack order[i] shares with order[i - 1], the
+     * depth of their deepest common node: the shallowest node walked
+     * from the one to the other. */
+    uint32_t *shared = NULL;
+    if (shared_out)
+        shared = xmalloc((stacks_count_ids(s) ? stacks_count_ids(s) : 1) * sizeof *shared);
+    size_t low = 0; /* the shallowest depth walked since the last line */
     /* The empty stack (no frames) writes " count": before every key. */
-    if (t.stack[0] != NONE)
+    if (t.stack[0] != NONE) {
+        if (shared)
+            shared[n] = 0;
         order[n++] = t.stack[0];
+    }
     key_stacks = s;
     key_trie = &t;
-    struct key *keys = NULL;
-    size_t nkeys = 0, keys_cap = 0;
+    uint64_t *head = frame_heads(s);
+    struct key *keys = NULL, *tmp = NULL;
+    size_t nkeys = 0, keys_cap = 0, tmp_cap = 0;
     struct walk *walk = NULL;
     size_t depth = 0, walk_cap = 0;
     uint32_t node = 0; /* the node whose children are pushed next */
@@ -156,15 +229,17 @@ uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *np
             size_t first = nkeys;
             const uint32_t *first_kid = t.kids.first;
             for (uint32_t i = first_kid[node]; i < first_kid[node + 1]; i++) {
-                uint32_t c = t.kids.kid[i];
+                uint32_t c = t.kids.kid[i], f = t.t.label[c];
                 GROW(keys, keys_cap, nkeys + 1);
+                struct key k = {head[f], c, (uint32_t)strtab_len(&s->frames, f), true};
                 if (t.stack[c] != NONE)
-                    keys[nkeys++] = (struct key){c, true};
+                    keys[nkeys++] = k;
+                k.line = false;
                 if (first_kid[c + 1] > first_kid[c])
-                    keys[nkeys++] = (struct key){c, false};
+                    keys[nkeys++] = k;
             }
             if (nkeys - first > 1)
-                sort_keys(keys + first, nkeys - first);
+                sort_keys(keys + first, nkeys - first, &tmp, &tmp_cap);
             GROW(walk, walk_cap, depth);
             walk[depth++] = (struct walk){first, first, nkeys};
             node = NONE;
@@ -177,17 +252,33 @@ uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *np
             depth--;
             continue;
         }
+        /* walk[d]'s node is d frames deep, its children d + 1. */
+        if (depth - 1 < low)
+            low = depth - 1;
         struct key k = keys[w->at++];
-        if (k.line)
+        if (k.line) {
+            if (shared)
+                shared[n] = (uint32_t)low;
             order[n++] = t.stack[k.node];
-        else
+            low = depth;
+        } else {
             node = k.node;
+        }
     }
     free(keys);
+    free(tmp);
+    free(head);
     free(walk);
     free(t.stack);
     stack_trie_kids_free(&t.kids);
     stack_trie_free(&t.t);
     *np = n;
+    if (shared_out)
+        *shared_out = shared;
     return order;
+}
+
+uint32_t *stacks_sorted(const struct stacks *s, const uint64_t *also, size_t *np)
+{
+    return stacks_sorted_shared(s, also, np, NULL);
 }

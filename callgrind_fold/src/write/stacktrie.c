@@ -24,6 +24,20 @@ void stack_trie_init(struct stack_trie *t, uint32_t root_label)
     slots_reset(t, 64);
 }
 
+void stack_trie_reserve(struct stack_trie *t, size_t nodes)
+{
+    if (nodes > t->cap) {
+        t->parent = xrealloc(t->parent, nodes * sizeof *t->parent);
+        t->label = xrealloc(t->label, nodes * sizeof *t->label);
+        t->cap = nodes;
+    }
+    size_t cap = t->slot_cap;
+    while (cap < 2 * nodes) /* load at most 1/2, as stack_trie_new_child keeps */
+        cap *= 2;
+    if (cap > t->slot_cap && t->slot_count == 0)
+        slots_reset(t, cap);
+}
+
 void stack_trie_free(struct stack_trie *t)
 {
     free(t->parent);

@@ -35,6 +35,9 @@ struct stack_trie {
 /* An empty trie: the root alone, labelled root_label. */
 void stack_trie_init(struct stack_trie *t, uint32_t root_label);
 void stack_trie_free(struct stack_trie *t);
+/* Room for about `nodes` nodes, made before the first child: a caller
+ * that knows how many are coming spares the table's regrowths. */
+void stack_trie_reserve(struct stack_trie *t, size_t nodes);
 
 /* A slot's key: never 0 (a free slot's, so that a table starts as
  * calloc's zeroed pages), as no parent is NONE. */
