@@ -647,6 +647,52 @@ static void test_events(void)
     events_free(&ev);
 }
 
+/* A part's "desc:" lines read by harness conventions: the last trigger
+ * counts, a harness's request names the benchmark, "Metadata: " marks
+ * metadata, a last line without '\n' is still read, and other triggers
+ * name nothing. */
+static bool describes(const char *descs, const char *trigger, const char *name,
+                      const char *metadata)
+{
+    struct part_info info = {.descs = descs, .descs_len = strlen(descs)};
+    read_describe_part(&info);
+    bool ok = trigger ? info.trigger && info.trigger_len == strlen(trigger) &&
+                            memcmp(info.trigger, trigger, info.trigger_len) == 0
+                      : !info.trigger;
+    ok = ok && info.benchmark == (name != NULL);
+    ok = ok && (name ? info.name_len == strlen(name) &&
+                           memcmp(info.name, name, info.name_len) == 0
+                     : info.name_len == 0);
+    ok = ok && info.metadata == (metadata != NULL);
+    return ok && (metadata ? info.metadata_len == strlen(metadata) &&
+                                 memcmp(info.metadata_text, metadata, info.metadata_len) == 0
+                           : info.metadata_len == 0);
+}
+
+static void test_harness_descs(void)
+{
+    report("harness-benchmark",
+           describes("Thread name: main\nTrigger: Client Request: bench_sort\n",
+                     "Client Request: bench_sort", "bench_sort", NULL),
+           "benchmark name not read");
+    report("harness-last-trigger",
+           describes("Trigger: Program termination\nTrigger: Client Request: a b\n",
+                     "Client Request: a b", "a b", NULL),
+           "not the last trigger");
+    report("harness-metadata",
+           describes("Trigger: Client Request: Metadata: v=1", "Client Request: Metadata: v=1",
+                     "Metadata: v=1", "v=1"),
+           "metadata not read (no final newline)");
+    report("harness-no-benchmark",
+           describes("Trigger: Program termination\n", "Program termination", NULL, NULL),
+           "a plain trigger named a benchmark");
+    report("harness-empty-name",
+           describes("Trigger: Client Request: \n", "Client Request: ", "", NULL),
+           "empty request");
+    report("harness-no-trigger", describes("Thread name: w\n", NULL, NULL, NULL),
+           "a trigger without one");
+}
+
 /* Deep random stacks of frames with long shared starts, some a prefix of
  * another or differing by a space: stacks_write's lines must come in
  * strcmp order (LC_ALL=C sort), whichever way the sort skips prefixes. */
@@ -1668,6 +1714,7 @@ int main(int argc, char **argv)
     test_shorten_raw();
     test_shorten_keep_apart();
     test_events();
+    test_harness_descs();
     test_stacks_sorted();
     test_stacks_sorted_deep();
     test_roots();
