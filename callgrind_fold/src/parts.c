@@ -38,9 +38,9 @@ static void run_part_start(void *arg, struct read_target *t, const struct part_i
 
 static bool stacks_have_cost(const struct stacks *s)
 {
-    bool cost = stacks_total(s) != 0;
-    for (size_t c = 0; c < s->ncolumns; c++)
-        cost |= s->columns[c].total != 0;
+    bool cost = false;
+    for (size_t c = 0; c < stacks_ncols(s); c++)
+        cost |= stacks_col_total(s, c) != 0;
     return cost;
 }
 
@@ -168,8 +168,6 @@ void parts_free(struct run *run)
         if (kp->stacks)
             stacks_free(kp->stacks);
         free(kp->stacks);
-        for (size_t e = 0; kp->columns && e < run->nevents; e++)
-            free(kp->columns[e].count);
         free(kp->columns);
     }
     free(run->parts);

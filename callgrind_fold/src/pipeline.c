@@ -44,7 +44,7 @@ static int run_part(void *arg, struct part *pt, char *err, size_t errlen)
         arcs_frames.out = &run->out;
         callarcs_add_profile(&run->arcs, &pt->prof, &arcs_frames);
     }
-    stacks_use_column(run->fold.out, pt->column);
+    run->fold.column = pt->column;
     return fold_profile(&pt->prof, &run->fold, err, errlen);
 }
 
@@ -115,8 +115,6 @@ void run_free(struct run *run)
     stacks_free(&run->out);
     fold_target_free(&run->fold);
     strtab_free(&run->names);
-    for (size_t i = 0; i < run->ncolumns; i++)
-        free(run->columns[i].count);
     free(run->columns);
     parts_free(run);
     if (run->part_open) { /* an input failed in this part */
@@ -209,20 +207,6 @@ static int read_inputs(struct run *run, const char *const *inputs, size_t ninput
     return 0;
 }
 
-/* Adds the counts of `from` to `to`; false if a sum overflows. */
-static bool add_column(struct event_column *to, const struct stack_column *from)
-{
-    if (from->cap > to->len) {
-        to->count = xrealloc(to->count, from->cap * sizeof *to->count);
-        memset(to->count + to->len, 0, (from->cap - to->len) * sizeof *to->count);
-        to->len = from->cap;
-    }
-    bool ok = add_u64(to->total, from->total, &to->total);
-    for (size_t id = 0; id < from->cap; id++)
-        ok &= add_u64(to->count[id], from->count[id], &to->count[id]);
-    return ok;
-}
-
 /* The events of the counts, one column each, as the readers left them
  * in the stacks' columns (all_events): one per event of the inputs'
  * "events:" lines in order of first sight, and the --event's if it is an
@@ -252,17 +236,16 @@ static void choose_events(struct run *run)
     }
 }
 
-/* The counts of stacks s by event, into cols[run->nevents] (taken out of
- * s's columns): each is exactly what folded output counts for
- * --event=THAT. Folded text has no events: its counts are in every
- * column. False if a sum overflows. */
-static bool take_event_columns(struct run *run, struct stacks *s, struct event_column *cols)
+/* The columns of stacks s by event, into cols[run->nevents]: each is
+ * exactly what folded output counts for --event=THAT. Column 0 holds
+ * what counts for every event (folded text has no events), so it is
+ * added to each event's own column, or is the column of an event that
+ * has none. False if a sum overflows. */
+static bool event_columns(struct run *run, struct stacks *s, struct event_column *cols)
 {
-    struct stack_column every;
-    stacks_take_column(s, 0, &every);
     if (run->in.notes.events.count == 0) {
-        cols[0] = (struct event_column){.event = run->events[0], .count = every.count,
-                                        .len = every.cap, .total = every.total};
+        cols[0] = (struct event_column){.event = run->events[0], .col = 0,
+                                        .total = stacks_col_total(s, 0)};
         return true;
     }
     bool ok = true;
@@ -271,17 +254,11 @@ static bool take_event_columns(struct run *run, struct stacks *s, struct event_c
         col->event = run->events[c];
         col->long_name = notes_event_long_name(&run->in.notes, col->event,
                                                strlen(col->event));
-        size_t at = read_event_column_of(&run->in, col->event);
-        if (at) {
-            struct stack_column counts;
-            stacks_take_column(s, at, &counts);
-            col->count = counts.count;
-            col->len = counts.cap;
-            col->total = counts.total;
-        }
-        ok &= add_column(col, &every);
+        col->col = read_event_column_of(&run->in, col->event);
+        if (col->col)
+            ok &= stacks_add_column(s, col->col, 0);
+        col->total = stacks_col_total(s, col->col);
     }
-    free(every.count);
     return ok;
 }
 
@@ -293,7 +270,7 @@ static int pprof_columns(struct run *run)
     run->columns = xcalloc(run->nevents, sizeof *run->columns);
     run->ncolumns = run->nevents;
     run->default_column = run->default_event;
-    if (!take_event_columns(run, &run->out, run->columns)) {
+    if (!event_columns(run, &run->out, run->columns)) {
         fprintf(stderr, "callgrind_fold: summed counts overflow 64 bits\n");
         return EXIT_INPUT;
     }
@@ -312,19 +289,19 @@ static int finish_parts(struct run *run)
         struct kept_part *kp = &run->parts[i];
         kp->columns = xcalloc(run->nevents, sizeof *kp->columns);
         if (kp->stacks) {
-            ok &= take_event_columns(run, kp->stacks, kp->columns);
+            ok &= event_columns(run, kp->stacks, kp->columns);
             continue;
         }
         /* -f md: the sums of its sections (parts_assemble left them) */
         for (size_t j = 0; j < kp->nsections; j++) {
             struct kept_section *ks = &kp->sections[j];
             memset(cols, 0, run->nevents * sizeof *cols);
-            ok &= take_event_columns(run, ks->stacks, cols);
+            ok &= event_columns(run, ks->stacks, cols);
             for (size_t e = 0; e < run->nevents; e++) {
                 kp->columns[e].event = cols[e].event;
                 kp->columns[e].long_name = cols[e].long_name;
+                kp->columns[e].col = NO_COLUMN; /* totals only */
                 ok &= add_u64(kp->columns[e].total, cols[e].total, &kp->columns[e].total);
-                free(cols[e].count);
             }
         }
     }

@@ -88,7 +88,7 @@ struct run {
     bool keep_arcs;
     struct callarcs arcs;        /* the call graph, when kept */
     struct inline_ctx *inl;      /* --inline, else NULL */
-    /* -f pprof: the counts of every event, one column each. */
+    /* -f pprof: every event, named with its column of `out`. */
     struct event_column *columns;
     size_t ncolumns, default_column;
     /* keep_parts: every part read with a cost, its own stacks; the values

@@ -41,6 +41,8 @@ static void read_part(struct demo_part *p, const char *file)
         die("cannot open", file);
     memset(p, 0, sizeof *p);
     stacks_init(&p->stacks);
+    for (size_t e = 0; e < MAX_EVENTS; e++)
+        p->cols[e].col = NO_COLUMN;
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -77,15 +79,13 @@ static void read_part(struct demo_part *p, const char *file)
                 start = i + 1;
             }
         uint32_t id = stacks_add_id(&p->stacks, frames, n, 0);
+        /* event e counts in column e of the stacks */
         for (size_t e = 0; e < p->nevents; e++) {
             struct event_column *c = &p->cols[e];
-            if (id >= c->len) {
-                c->count = xrealloc(c->count, (id + 1) * sizeof *c->count);
-                memset(c->count + c->len, 0, (id + 1 - c->len) * sizeof *c->count);
-                c->len = id + 1;
-            }
-            c->count[id] += counts[e];
-            c->total += counts[e];
+            if (!stacks_count_in(&p->stacks, e, id, counts[e]))
+                die("counts overflow", file);
+            c->col = e;
+            c->total = stacks_col_total(&p->stacks, e);
             c->event = p->events[e];
         }
     }
@@ -98,8 +98,6 @@ static void read_part(struct demo_part *p, const char *file)
 static void free_part(struct demo_part *p)
 {
     stacks_free(&p->stacks);
-    for (size_t e = 0; e < MAX_EVENTS; e++)
-        free(p->cols[e].count);
     for (size_t e = 0; e < p->nevents; e++)
         free(p->events[e]);
     free(p->name);

@@ -447,8 +447,8 @@ static void test_shorten_raw(void)
         stacks_frame_source(&s, f[i], 7, 10 + (uint32_t)i, 100 + (uint32_t)i);
     }
     uint32_t p1[] = {f[0], f[1]}, p2[] = {f[0], f[2]}, p3[] = {f[0], f[2], f[3]};
-    stacks_add(&s, p1, 2, 10);
-    stacks_add(&s, p2, 2, 5);
+    stacks_add(&s, 0, p1, 2, 10);
+    stacks_add(&s, 0, p2, 2, 5);
     uint32_t id3 = stacks_add_id(&s, p3, 3, 1);
     uint32_t id1 = stacks_add_id(&s, p1, 2, 0);
     stacks_count_in(&s, 2, id1, 1000); /* another event's column */
@@ -487,19 +487,16 @@ static void test_shorten_raw(void)
            stacks_frame_raw(&s, main_f) == stacks_frame_text(&s, main_f, &len), "");
     uint32_t want1[] = {main_f, fib};
     uint32_t merged = stacks_add_id(&s, want1, 2, 0);
-    struct stack_column other;
-    stacks_take_column(&s, 2, &other);
-    stacks_use_column(&s, 0);
     char why[200];
     snprintf(why, sizeof why, "main;fib %llu, total %llu, column 2 %llu of %llu",
-             (unsigned long long)stacks_count(&s, merged), (unsigned long long)stacks_total(&s),
-             (unsigned long long)(merged < other.cap ? other.count[merged] : 0),
-             (unsigned long long)other.total);
+             (unsigned long long)stacks_count(&s, 0, merged),
+             (unsigned long long)stacks_col_total(&s, 0),
+             (unsigned long long)stacks_count(&s, 2, merged),
+             (unsigned long long)stacks_col_total(&s, 2));
     report("shorten-raw-every-column-summed",
-           stacks_count(&s, merged) == 15 && stacks_total(&s) == 16 &&
-               merged < other.cap && other.count[merged] == 1000 && other.total == 1030,
+           stacks_count(&s, 0, merged) == 15 && stacks_col_total(&s, 0) == 16 &&
+               stacks_count(&s, 2, merged) == 1000 && stacks_col_total(&s, 2) == 1030,
            why);
-    free(other.count);
     const struct frame_source *src = stacks_source_of(&s, fib);
     report("shorten-raw-source-of-first", src && src->file == 11 && src->line == 101, "");
     bool arcs_ok = arcs.n == 2;
@@ -527,7 +524,7 @@ static void test_shorten_raw(void)
     stacks_shorten(one, 1, false, false, NULL);
     src = stacks_source_of(&s, b);
     report("shorten-raw-no-merge-keeps-ids",
-           stacks_count_frames(&s) == 2 && stacks_count(&s, ab_id) == 9 &&
+           stacks_count_frames(&s) == 2 && stacks_count(&s, 0, ab_id) == 9 &&
                strcmp(stacks_frame_text(&s, b, &len), "g  y.js:2") == 0 &&
                strcmp(stacks_frame_raw(&s, b), names[3]) == 0 && src && src->line == 33,
            stacks_frame_text(&s, b, &len));
@@ -538,12 +535,12 @@ static void test_shorten_raw(void)
     for (int i = 0; i < 6; i++) {
         snprintf(name, sizeof name, "JS:%sh /r/z.js:1:%d", i % 2 ? "*" : "~", i);
         uint32_t fr = stacks_frame(&s, name, strlen(name));
-        stacks_add(&s, &fr, 1, 1);
+        stacks_add(&s, 0, &fr, 1, 1);
     }
     stacks_shorten(one, 1, false, false, NULL);
     const char *many = stacks_frame_raw(&s, 0);
     report("shorten-raw-many-names",
-           stacks_count_frames(&s) == 1 && stacks_total(&s) == 6 &&
+           stacks_count_frames(&s) == 1 && stacks_col_total(&s, 0) == 6 &&
                strncmp(many, "6 names: JS:~h /r/z.js:1:0 | ", 29) == 0 &&
                strcmp(many + strlen(many) - 6, " | ...") == 0,
            many);
@@ -572,8 +569,8 @@ static void test_shorten_keep_apart(void)
         }
         for (int i = 1; i < 5; i++) {
             uint32_t p[] = {f[0], f[i]}, q[] = {b[0], b[i]};
-            stacks_add(&s, p, 2, (uint64_t)(10 * i));
-            stacks_add(&base, q, 2, (uint64_t)i);
+            stacks_add(&s, 0, p, 2, (uint64_t)(10 * i));
+            stacks_add(&base, 0, q, 2, (uint64_t)i);
         }
         struct stacks *both[] = {&s, &base};
         stacks_shorten(both, 2, false, apart, NULL);
@@ -593,9 +590,10 @@ static void test_shorten_keep_apart(void)
         }
         char why[200];
         snprintf(why, sizeof why, "%zu A::f frames, %zu g, raw names differ %d, total %llu", af,
-                 g, raws_differ, (unsigned long long)stacks_total(&s));
+                 g, raws_differ, (unsigned long long)stacks_col_total(&s, 0));
         report(apart ? "shorten-keep-apart/pictures" : "shorten-keep-apart/folded-merges",
-               (apart ? af == 2 && raws_differ : af == 1) && g == 1 && stacks_total(&s) == 100,
+               (apart ? af == 2 && raws_differ : af == 1) && g == 1 &&
+                   stacks_col_total(&s, 0) == 100,
                why);
         if (apart) {
             /* the base's frames join the profile's by key */
@@ -716,7 +714,7 @@ static void test_stacks_sorted_deep(void)
             size_t f = d < 6 && rng() % 8 ? d % nframes : rng() % nframes;
             buf_append(&line, frames[f], strlen(frames[f]));
         }
-        stacks_add_text(&s, line.data, line.len, 1 + rng() % 1000);
+        stacks_add_text(&s, 0, line.data, line.len, 1 + rng() % 1000);
     }
     char *text = NULL;
     size_t len = 0;
@@ -751,8 +749,8 @@ static void test_stacks_sorted(void)
     stacks_init(&s);
     const char *in[] = {"a;b", "a", "a b", "a;b", "a\tb", "a::x", "b", "a;b;c", "zz", "a!"};
     for (size_t i = 0; i < sizeof in / sizeof *in; i++)
-        stacks_add_text(&s, in[i], strlen(in[i]), i + 1);
-    stacks_add_text(&s, "zero", 4, 0);
+        stacks_add_text(&s, 0, in[i], strlen(in[i]), i + 1);
+    stacks_add_text(&s, 0, "zero", 4, 0);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -1390,7 +1388,7 @@ static void test_number_text(void)
     report("to_g-as-printf", !bad, why);
 }
 
-/* The "stack count" lines of the current column (stacks_write). */
+/* The "stack count" lines of column 0 (stacks_write). */
 static char *written(const struct stacks *s)
 {
     char *text = NULL;
@@ -1413,19 +1411,15 @@ static void check_roots(const char *name, const char *const *in, size_t n, bool 
     for (size_t i = 0; i < n; i++) {
         const char *sp = strrchr(in[i], ' ');
         uint64_t count = strtoull(sp + 1, NULL, 10);
-        stacks_use_column(&s, 0);
-        stacks_add_text(&s, in[i], (size_t)(sp - in[i]), count);
-        stacks_use_column(&s, 1);
-        stacks_add_text(&s, in[i], (size_t)(sp - in[i]), count ? count * 10 + 1 : 0);
+        stacks_add_text(&s, 0, in[i], (size_t)(sp - in[i]), count);
+        stacks_add_text(&s, 1, in[i], (size_t)(sp - in[i]), count ? count * 10 + 1 : 0);
         before[0] += count;
         before[1] += count ? count * 10 + 1 : 0;
     }
-    stacks_use_column(&s, 0);
     stacks_root_at_user_code(&s, benchmark, base, strlen(base));
     char *text = written(&s);
-    uint64_t after0 = stacks_total(&s);
-    stacks_use_column(&s, 1);
-    uint64_t after1 = stacks_total(&s);
+    uint64_t after0 = stacks_col_total(&s, 0);
+    uint64_t after1 = stacks_col_total(&s, 1);
     char why[512];
     snprintf(why, sizeof why, "totals %llu %llu, want %llu %llu; got %s",
              (unsigned long long)after0, (unsigned long long)after1,
@@ -1485,18 +1479,15 @@ static void test_roots(void)
         snprintf(name, sizeof name, "unused%d", i);
         stacks_frame(&s, name, strlen(name));
     }
-    stacks_add_text(&s, "a;b", 3, 4);
-    stacks_add_text(&s, "unused3", 7, 0);
-    stacks_use_column(&s, 2);
-    stacks_add_text(&s, "a", 1, 6);
-    stacks_use_column(&s, 0);
+    stacks_add_text(&s, 0, "a;b", 3, 4);
+    stacks_add_text(&s, 0, "unused3", 7, 0);
+    stacks_add_text(&s, 2, "a", 1, 6);
     stacks_compact(&s);
     char *text = written(&s);
-    uint64_t total0 = stacks_total(&s);
-    stacks_use_column(&s, 2);
+    uint64_t total0 = stacks_col_total(&s, 0);
     report("stacks-compact",
            stacks_count_frames(&s) == 2 && strcmp(text, "a;b 4\n") == 0 && total0 == 4 &&
-               stacks_total(&s) == 6 && stacks_count_ids(&s) == 2,
+               stacks_col_total(&s, 2) == 6 && stacks_count_ids(&s) == 2,
            text);
     free(text);
     stacks_free(&s);

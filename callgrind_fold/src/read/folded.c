@@ -143,7 +143,7 @@ int read_folded(struct linereader *r, const char *first, size_t first_len,
         struct part_info info = read_folded_part(t);
         read_part_start(t, &info); /* keep_parts: one part, numbered 1 */
     }
-    stacks_use_column(t->stacks, 0); /* with all_events: counts of every event */
+    /* stacks_add_frames counts in column 0: with all_events, every event's */
     struct pending p = {0};
     int rc = read_lines(r, first, first_len, &p, t, d);
     stacks_text_free(&p.text[0]);

@@ -425,7 +425,7 @@ static inline void add_node(struct tree_reader *T, uint64_t depth, uint32_t name
         return;
     }
     uint64_t cost = T->column < n ? cols[T->column] : 0;
-    if (cost && !stacks_add(T->t->stacks, T->path, T->depth, cost))
+    if (cost && !stacks_add(T->t->stacks, 0, T->path, T->depth, cost))
         fail(T, "summed counts overflow 64 bits");
 }
 

@@ -421,6 +421,8 @@ static int emit_stacks(struct emitter *em)
     const struct profile *p = w->p;
     const struct context_tree *t = &w->tree;
     struct fold_target *ft = em->t;
+    struct stacks *out = ft->out; /* in registers: the loop's stores may alias ft */
+    size_t col = ft->column;
     size_t n = p->nnodes;
 
     u128 *weight_sum = xcalloc(n, sizeof *weight_sum);
@@ -446,14 +448,14 @@ static int emit_stacks(struct emitter *em)
         uint64_t share = apportion_share(self, weight_done[node], t->weight[i],
                                          weight_sum[node]);
         weight_done[node] += t->weight[i];
-        if (share > 0 && !stacks_add(ft->out, em->path, depth, share))
+        if (share > 0 && !stacks_add(out, col, em->path, depth, share))
             rc = -1;
     }
     for (size_t i = 0; i < n && rc == 0; i++) {
         if (p->nodes[i].self == 0 || weight_sum[i] > 0)
             continue;
         fallback_path(em, (uint32_t)i);
-        if (!stacks_add(ft->out, em->path, em->path_len, p->nodes[i].self))
+        if (!stacks_add(out, col, em->path, em->path_len, p->nodes[i].self))
             rc = -1;
     }
     free(open_entry);
@@ -486,11 +488,11 @@ int fold_profile(const struct profile *p, struct fold_target *t, char *err, size
     find_starts(&w);
     walk_all(&w, t->resolution);
 
-    uint64_t before = t->out->total;
+    uint64_t before = stacks_col_total(t->out, t->column);
     int rc = emit_stacks(&em);
     if (rc != 0) {
         snprintf(err, errlen, "summed costs overflow 64 bits");
-    } else if (t->out->total - before != p->total_self) {
+    } else if (stacks_col_total(t->out, t->column) - before != p->total_self) {
         /* Cannot happen by construction; refuse to print a wrong sum. */
         snprintf(err, errlen,
                  "internal error: folded stacks do not sum to the part's total");

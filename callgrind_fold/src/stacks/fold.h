@@ -38,6 +38,8 @@
 /* Where fold_profile puts a part's stacks, and what it tells about them. */
 struct fold_target {
     struct stacks *out;
+    size_t column;               /* out's column the costs count in (the
+                                    part's event with -f pprof, html, md) */
     const struct strtab *names;  /* the profile's names */
     struct frame_style style;
     uint64_t resolution;         /* estimated paths lighter than

@@ -23,23 +23,19 @@
  * A stack is kept as the sequence of its frames' ids (4 bytes a frame
  * instead of the frame's text), and printed as text only when written. */
 
-/* Counts of the stacks by stack id, for one event. */
-struct stack_column {
-    uint64_t *count;
-    size_t cap;
-    uint64_t total;
-};
-
+/* A stack's cost is a vector, as a pprof sample's values are: a count in
+ * each of ncols columns (one per event with -f pprof, html and md; only
+ * column 0 otherwise), kept by column so that a writer of one event
+ * reads one array. */
 struct stacks {
     struct strtab frames; /* frame text -> frame id */
     struct strtab paths;  /* frame id sequence (as bytes) -> stack id */
-    uint64_t *count;      /* stack id -> summed count, in the current column */
-    size_t count_cap;
-    uint64_t total;       /* sum of all counts of the current column */
-    /* -f pprof counts every event in one pass: one column per event,
-     * `count` and `total` above being the current one's. */
-    struct stack_column *columns;
-    size_t ncolumns, column;
+    uint64_t **count;     /* column -> stack id -> summed count */
+    size_t *count_cap;    /* column -> its room: stack ids past it count 0
+                             (grown as counts come, as the folds of
+                             different events reach different stacks) */
+    uint64_t *total;      /* column -> sum of its counts */
+    size_t ncols;
     uint32_t *scratch;    /* frame ids of a stack given as text */
     size_t scratch_cap;
     /* Where each frame came from, kept only when `keep_sources` is set
@@ -78,16 +74,15 @@ void stacks_frame_source(struct stacks *s, uint32_t frame, uint32_t object,
                          uint32_t file, uint32_t line);
 /* The frame's source, or NULL when none was noted. */
 const struct frame_source *stacks_source_of(const struct stacks *s, uint32_t frame);
-/* Later stacks_add calls count in column `column` (0 at the start). */
-void stacks_use_column(struct stacks *s, size_t column);
-/* Adds count to stack `id` (from stacks_add_id) in column `column`;
+/* Adds count to stack `id` (from stacks_add_id) in column `col`;
  * false when a sum would overflow 64 bits. */
-bool stacks_count_in(struct stacks *s, size_t column, uint32_t id, uint64_t count);
-/* Moves column `column`'s counts out and starts it again from zero,
- * keeping the frames and stack ids: -f pprof takes one column per event. */
-void stacks_take_column(struct stacks *s, size_t column, struct stack_column *out);
-/* Both return false when a sum would overflow 64 bits. */
-bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64_t count);
+bool stacks_count_in(struct stacks *s, size_t col, uint32_t id, uint64_t count);
+/* Adds column `from`'s counts to column `to`'s; false on overflow. */
+bool stacks_add_column(struct stacks *s, size_t to, size_t from);
+/* stacks_add counts in column `col`; the others below in column 0. Both
+ * return false when a sum would overflow 64 bits. */
+bool stacks_add(struct stacks *s, size_t col, const uint32_t *frames, size_t nframes,
+                uint64_t count);
 /* stacks_add, returning the stack's id (UINT32_MAX on overflow). */
 uint32_t stacks_add_id(struct stacks *s, const uint32_t *frames, size_t nframes,
                        uint64_t count);
@@ -95,12 +90,13 @@ uint32_t stacks_add_id(struct stacks *s, const uint32_t *frames, size_t nframes,
  * frame_map[f] of s. */
 uint32_t stacks_add_mapped(struct stacks *s, const struct stacks *from, uint32_t id,
                            const uint32_t *frame_map, uint64_t count);
-/* A stack as text, frames separated by ';'. */
-bool stacks_add_text(struct stacks *s, const char *stack, size_t len, uint64_t count);
+/* A stack as text, frames separated by ';', counted in column `col`. */
+bool stacks_add_text(struct stacks *s, size_t col, const char *stack, size_t len,
+                     uint64_t count);
 /* stacks_add_text in two steps, for a reader of many lines: the frames of
  * a line are interned (and its stack's slot in the table of stacks
- * fetched from memory) while the line before is added. Counts and ids
- * come out as with stacks_add_text, line after line. */
+ * fetched from memory) while the line before is added. Counts (in
+ * column 0) and ids come out as with stacks_add_text, line after line. */
 struct stacks_text {
     uint32_t *frames;
     size_t n, cap;
@@ -124,31 +120,32 @@ static inline size_t stacks_count_frames(const struct stacks *s)
     return s->frames.count;
 }
 
-static inline uint64_t stacks_count(const struct stacks *s, uint32_t id)
+/* The columns: 0 .. stacks_ncols(s) - 1 (column 0 the one folded
+ * output, svg and the like write). */
+static inline size_t stacks_ncols(const struct stacks *s)
 {
-    return id < s->count_cap ? s->count[id] : 0;
+    return s->ncols;
 }
 
-static inline uint64_t stacks_total(const struct stacks *s)
+/* The count of stack `id` in column `col`. */
+static inline uint64_t stacks_count(const struct stacks *s, size_t col, uint32_t id)
 {
-    return s->total;
+    return col < s->ncols && id < s->count_cap[col] ? s->count[col][id] : 0;
 }
 
-/* The columns a stack may count in: 0 .. stacks_column_limit(s) - 1. */
-static inline size_t stacks_column_limit(const struct stacks *s)
+/* Column `col`'s counts by stack id, *len of them (ids past count 0), or
+ * NULL when it has none: for a writer reading every column of each stack. */
+static inline const uint64_t *stacks_col_counts(const struct stacks *s, size_t col,
+                                                size_t *len)
 {
-    return s->ncolumns > s->column + 1 ? s->ncolumns : s->column + 1;
+    *len = col < s->ncols ? s->count_cap[col] : 0;
+    return *len ? s->count[col] : NULL;
 }
 
-/* The count of stack `id` in column c. */
-static inline uint64_t stacks_column_count(const struct stacks *s, size_t c, uint32_t id)
+/* The sum of column `col`'s counts. */
+static inline uint64_t stacks_col_total(const struct stacks *s, size_t col)
 {
-    if (c == s->column)
-        return stacks_count(s, id);
-    if (c >= s->ncolumns)
-        return 0;
-    const struct stack_column *col = &s->columns[c];
-    return id < col->cap ? col->count[id] : 0;
+    return col < s->ncols ? s->total[col] : 0;
 }
 
 /* Adds every stack of `from` to s, every column, each under a first

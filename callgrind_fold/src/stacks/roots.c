@@ -42,34 +42,11 @@ static bool contains(const char *text, size_t len, const char *what)
 
 enum frame_mark { MARK_NONE, MARK_CODSPEED_ROOT, MARK_MAIN, MARK_THREAD_START };
 
-/* The counts of column c, or NULL (with *cap 0) if it has none. */
-static const uint64_t *column_counts(const struct stacks *s, size_t c, size_t *cap)
-{
-    if (c == s->column) {
-        *cap = s->count_cap;
-        return s->count;
-    }
-    if (c < s->ncolumns) {
-        *cap = s->columns[c].cap;
-        return s->columns[c].count;
-    }
-    *cap = 0;
-    return NULL;
-}
-
-static size_t column_limit(const struct stacks *s)
-{
-    return s->ncolumns > s->column + 1 ? s->ncolumns : s->column + 1;
-}
-
 static bool has_cost(const struct stacks *s, uint32_t id)
 {
-    for (size_t c = 0, n = column_limit(s); c < n; c++) {
-        size_t cap;
-        const uint64_t *count = column_counts(s, c, &cap);
-        if (id < cap && count[id])
+    for (size_t c = 0; c < stacks_ncols(s); c++)
+        if (stacks_count(s, c, id))
             return true;
-    }
     return false;
 }
 
@@ -104,7 +81,7 @@ static void rebuild(struct stacks *s, const uint8_t *mark, bool benchmark, size_
     uint32_t *frames = NULL;
     size_t frames_cap = 0;
     uint32_t base_frame = base ? stacks_frame(&out, base, base_len) : 0;
-    size_t ncolumns = column_limit(s);
+    size_t ncols = stacks_ncols(s);
     for (uint32_t id = 0; id < nids; id++) {
         if (!has_cost(s, id))
             continue;
@@ -127,15 +104,13 @@ static void rebuild(struct stacks *s, const uint8_t *mark, bool benchmark, size_
             frames[k++] = frame_map[f];
         }
         uint32_t to = stacks_add_id(&out, frames, k, 0);
-        for (size_t c = 0; c < ncolumns; c++) {
-            size_t cap;
-            const uint64_t *count = column_counts(s, c, &cap);
+        for (size_t c = 0; c < ncols; c++) {
+            uint64_t count = stacks_count(s, c, id);
             /* the sums were made once already: they cannot overflow */
-            if (id < cap && count[id])
-                (void)stacks_count_in(&out, c, to, count[id]);
+            if (count)
+                (void)stacks_count_in(&out, c, to, count);
         }
     }
-    stacks_use_column(&out, s->column);
     free(frames);
     free(frame_map);
     stacks_free(s);

@@ -667,11 +667,11 @@ static uint32_t *shorten_stacks(struct stacks *s, struct shortnames *sn,
         if (src)
             stacks_frame_source(&out, frame[f], src->object, src->file, src->line);
     }
-    size_t ncolumns = stacks_column_limit(s);
+    size_t ncols = stacks_ncols(s);
     for (size_t id = 0; id < stacks_count_ids(s); id++) {
         uint32_t to = UINT32_MAX;
-        for (size_t c = 0; c < ncolumns; c++) {
-            uint64_t count = stacks_column_count(s, c, (uint32_t)id);
+        for (size_t c = 0; c < ncols; c++) {
+            uint64_t count = stacks_count(s, c, (uint32_t)id);
             if (count == 0)
                 continue;
             if (to == UINT32_MAX)
@@ -679,7 +679,6 @@ static uint32_t *shorten_stacks(struct stacks *s, struct shortnames *sn,
             (void)stacks_count_in(&out, c, to, count);
         }
     }
-    stacks_use_column(&out, s->column);
     stacks_free(s);
     *s = out;
     return frame;

@@ -18,10 +18,11 @@ void stacks_free(struct stacks *s)
 {
     strtab_free(&s->frames);
     strtab_free(&s->paths);
+    for (size_t c = 0; c < s->ncols; c++)
+        free(s->count[c]);
     free(s->count);
-    for (size_t i = 0; i < s->ncolumns; i++)
-        free(s->columns[i].count);
-    free(s->columns);
+    free(s->count_cap);
+    free(s->total);
     free(s->scratch);
     free(s->source);
     strtab_free(&s->raw_names);
@@ -90,65 +91,55 @@ void stacks_frame_set_raw(struct stacks *s, uint32_t frame, const char *raw, siz
     s->raw[frame] = strtab_intern(&s->raw_names, raw, len);
 }
 
-static void take_counts(struct stacks *s, uint64_t **count, size_t *len, uint64_t *total)
+/* Makes room for stack `id` in column `col`. Apart from the fold's hot
+ * adds. */
+static void grow_counts(struct stacks *s, size_t col, uint32_t id)
 {
-    *count = s->count;
-    *len = s->count ? s->count_cap : 0;
-    *total = s->total;
-    s->count = NULL;
-    s->count_cap = 0;
-    s->total = 0;
-}
-
-void stacks_use_column(struct stacks *s, size_t column)
-{
-    if (column == s->column)
-        return;
-    if (column >= s->ncolumns || s->column >= s->ncolumns) {
-        size_t want = (column > s->column ? column : s->column) + 1;
-        s->columns = xrealloc(s->columns, want * sizeof *s->columns);
-        memset(s->columns + s->ncolumns, 0, (want - s->ncolumns) * sizeof *s->columns);
-        s->ncolumns = want;
+    if (col >= s->ncols) {
+        s->count = xrealloc(s->count, (col + 1) * sizeof *s->count);
+        s->count_cap = xrealloc(s->count_cap, (col + 1) * sizeof *s->count_cap);
+        s->total = xrealloc(s->total, (col + 1) * sizeof *s->total);
+        for (size_t c = s->ncols; c <= col; c++) {
+            s->count[c] = NULL;
+            s->count_cap[c] = 0;
+            s->total[c] = 0;
+        }
+        s->ncols = col + 1;
     }
-    s->columns[s->column] = (struct stack_column){s->count, s->count_cap, s->total};
-    s->count = s->columns[column].count;
-    s->count_cap = s->columns[column].cap;
-    s->total = s->columns[column].total;
-    s->columns[column] = (struct stack_column){NULL, 0, 0};
-    s->column = column;
-}
-
-/* Makes room for stack `id` in a count array. */
-static void grow_counts(uint64_t **count, size_t *cap, uint32_t id)
-{
-    if (id >= *cap) {
-        size_t old = *cap;
-        GROW(*count, *cap, id);
-        memset(*count + old, 0, (*cap - old) * sizeof **count);
+    if (id >= s->count_cap[col]) {
+        size_t old = s->count_cap[col];
+        GROW(s->count[col], s->count_cap[col], id);
+        memset(s->count[col] + old, 0, (s->count_cap[col] - old) * sizeof **s->count);
     }
 }
 
-bool stacks_count_in(struct stacks *s, size_t column, uint32_t id, uint64_t count)
+/* stacks_count_in, inline for the fold's and readers' adds. */
+static inline bool count_in(struct stacks *s, size_t col, uint32_t id, uint64_t count)
 {
-    if (column == s->column) {
-        grow_counts(&s->count, &s->count_cap, id);
-        return add_u64(s->count[id], count, &s->count[id]) &&
-               add_u64(s->total, count, &s->total);
-    }
-    if (column >= s->ncolumns) {
-        s->columns = xrealloc(s->columns, (column + 1) * sizeof *s->columns);
-        memset(s->columns + s->ncolumns, 0, (column + 1 - s->ncolumns) * sizeof *s->columns);
-        s->ncolumns = column + 1;
-    }
-    struct stack_column *c = &s->columns[column];
-    grow_counts(&c->count, &c->cap, id);
-    return add_u64(c->count[id], count, &c->count[id]) && add_u64(c->total, count, &c->total);
+    if (col >= s->ncols || id >= s->count_cap[col])
+        grow_counts(s, col, id);
+    uint64_t *c = &s->count[col][id], *total = &s->total[col];
+    return add_u64(*c, count, c) && add_u64(*total, count, total);
 }
 
-void stacks_take_column(struct stacks *s, size_t column, struct stack_column *out)
+bool stacks_count_in(struct stacks *s, size_t col, uint32_t id, uint64_t count)
 {
-    stacks_use_column(s, column);
-    take_counts(s, &out->count, &out->cap, &out->total);
+    return count_in(s, col, id, count);
+}
+
+bool stacks_add_column(struct stacks *s, size_t to, size_t from)
+{
+    /* a column of zeros (as often column 0) adds nothing */
+    size_t n = from < s->ncols && s->total[from] ? s->count_cap[from] : 0;
+    grow_counts(s, to, n ? (uint32_t)(n - 1) : 0);
+    if (n == 0)
+        return true;
+    const uint64_t *f = s->count[from];
+    uint64_t *t = s->count[to];
+    bool ok = add_u64(s->total[to], s->total[from], &s->total[to]);
+    for (size_t id = 0; id < n; id++)
+        ok &= add_u64(t[id], f[id], &t[id]);
+    return ok;
 }
 
 uint32_t stacks_frame(struct stacks *s, const char *text, size_t len)
@@ -156,26 +147,19 @@ uint32_t stacks_frame(struct stacks *s, const char *text, size_t len)
     return strtab_intern(&s->frames, text, len);
 }
 
-/* The count of stack `id`, which may be new. */
-static bool add_count(struct stacks *s, uint32_t id, uint64_t count)
-{
-    grow_counts(&s->count, &s->count_cap, id);
-    return add_u64(s->count[id], count, &s->count[id]) &&
-           add_u64(s->total, count, &s->total);
-}
-
 uint32_t stacks_add_id(struct stacks *s, const uint32_t *frames, size_t nframes,
                        uint64_t count)
 {
     uint32_t id = strtab_intern(&s->paths, (const char *)frames, nframes * sizeof *frames);
-    return add_count(s, id, count) ? id : UINT32_MAX;
+    return count_in(s, 0, id, count) ? id : UINT32_MAX;
 }
 
-bool stacks_add(struct stacks *s, const uint32_t *frames, size_t nframes, uint64_t count)
+bool stacks_add(struct stacks *s, size_t col, const uint32_t *frames, size_t nframes,
+                uint64_t count)
 {
-    return stacks_add_id(s, frames, nframes, count) != UINT32_MAX;
+    uint32_t id = strtab_intern(&s->paths, (const char *)frames, nframes * sizeof *frames);
+    return count_in(s, col, id, count);
 }
-
 
 void stacks_text_frames(struct stacks *s, const char *stack, size_t len,
                         struct stacks_text *out)
@@ -201,11 +185,18 @@ void stacks_text_frames(struct stacks *s, const char *stack, size_t len,
     strtab_prefetch(&s->paths, out->hash);
 }
 
-bool stacks_add_frames(struct stacks *s, const struct stacks_text *t, uint64_t count)
+/* The count of stack t in column col. */
+static bool add_frames_in(struct stacks *s, size_t col, const struct stacks_text *t,
+                          uint64_t count)
 {
     uint32_t id = strtab_intern_hashed(&s->paths, (const char *)t->frames,
                                        t->n * sizeof *t->frames, t->hash);
-    return add_count(s, id, count);
+    return count_in(s, col, id, count);
+}
+
+bool stacks_add_frames(struct stacks *s, const struct stacks_text *t, uint64_t count)
+{
+    return add_frames_in(s, 0, t, count);
 }
 
 void stacks_text_free(struct stacks_text *t)
@@ -214,13 +205,14 @@ void stacks_text_free(struct stacks_text *t)
     memset(t, 0, sizeof *t);
 }
 
-bool stacks_add_text(struct stacks *s, const char *stack, size_t len, uint64_t count)
+bool stacks_add_text(struct stacks *s, size_t col, const char *stack, size_t len,
+                     uint64_t count)
 {
     struct stacks_text t = {s->scratch, 0, s->scratch_cap, 0};
     stacks_text_frames(s, stack, len, &t);
     s->scratch = t.frames;
     s->scratch_cap = t.cap;
-    return stacks_add_frames(s, &t, count);
+    return add_frames_in(s, col, &t, count);
 }
 
 uint32_t stacks_add_mapped(struct stacks *s, const struct stacks *from, uint32_t id,
@@ -237,7 +229,7 @@ uint32_t stacks_add_mapped(struct stacks *s, const struct stacks *from, uint32_t
 bool stacks_merge(struct stacks *s, struct stacks *from, const char *root, size_t root_len)
 {
     if (!root && stacks_count_frames(s) == 0 && stacks_count_ids(s) == 0 &&
-        s->ncolumns == 0 && s->count_cap == 0) {
+        s->ncols == 0) {
         bool keep = s->keep_sources;
         stacks_free(s);
         *s = *from;
@@ -245,7 +237,7 @@ bool stacks_merge(struct stacks *s, struct stacks *from, const char *root, size_
         stacks_init(from);
         return true;
     }
-    size_t nframes = stacks_count_frames(from), ncolumns = stacks_column_limit(from);
+    size_t nframes = stacks_count_frames(from), ncols = stacks_ncols(from);
     uint32_t *map = xmalloc((nframes ? nframes : 1) * sizeof *map);
     memset(map, 0xff, (nframes ? nframes : 1) * sizeof *map);
     uint32_t root_frame = root ? stacks_frame(s, root, root_len) : 0;
@@ -254,8 +246,8 @@ bool stacks_merge(struct stacks *s, struct stacks *from, const char *root, size_
     bool ok = true;
     for (uint32_t id = 0; id < stacks_count_ids(from) && ok; id++) {
         uint32_t to = UINT32_MAX;
-        for (size_t c = 0; c < ncolumns && ok; c++) {
-            uint64_t count = stacks_column_count(from, c, id);
+        for (size_t c = 0; c < ncols && ok; c++) {
+            uint64_t count = stacks_count(from, c, id);
             if (count == 0)
                 continue;
             if (to == UINT32_MAX) {

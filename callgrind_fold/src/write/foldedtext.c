@@ -14,6 +14,8 @@ int stacks_write(const struct stacks *s, FILE *out)
     size_t n;
     uint32_t *shared;
     uint32_t *order = stacks_sorted_shared(s, NULL, &n, &shared);
+    size_t ncounts; /* every stack written has a count */
+    const uint64_t *count = stacks_col_counts(s, 0, &ncounts);
     int rc = 0;
     struct buf line = {0}, block = {0};
     size_t *frame_end = NULL; /* in `line`, where frame j of the last stack ends */
@@ -33,7 +35,7 @@ int stacks_write(const struct stacks *s, FILE *out)
         buf_append(&block, line.data, line.len);
         char num[U64_DIGITS + 2];
         num[sizeof num - 1] = '\n';
-        char *start = u64_digits(num + sizeof num - 1, s->count[order[i]], 1);
+        char *start = u64_digits(num + sizeof num - 1, count[order[i]], 1);
         *--start = ' ';
         buf_append(&block, start, (size_t)(num + sizeof num - start));
         if (block.len >= (1 << 16) || i + 1 == n) {

@@ -307,10 +307,12 @@ static struct event_column *columns_by_name(const struct report *from,
                                             const struct report *to)
 {
     struct event_column *cols = xcalloc(to->nevents + 1, sizeof *cols);
-    for (size_t e = 0; e < to->nevents && p->columns; e++) {
-        size_t f = report_event_index(from, to->events[e]);
+    for (size_t e = 0; e < to->nevents; e++) {
+        size_t f = p->columns ? report_event_index(from, to->events[e]) : SIZE_MAX;
         if (f != SIZE_MAX)
             cols[e] = p->columns[f];
+        else
+            cols[e].col = NO_COLUMN;
     }
     return cols;
 }

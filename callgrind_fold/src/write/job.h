@@ -74,13 +74,14 @@ struct writer_needs {
 };
 const struct writer_needs *render_needs(enum render_format f);
 
-/* The counts of one event by stack id (ids >= len count 0): -f pprof
- * writes one column per event. */
+/* One event of a run or part: the column of its stacks holding its
+ * counts (read with stacks_count), and their sum. A view: the counts
+ * stay in the stacks. -f pprof writes one sample value per event. */
+#define NO_COLUMN SIZE_MAX /* no counts (stacks_count gives 0) */
 struct event_column {
     const char *event;
     const char *long_name;       /* NULL if none */
-    uint64_t *count;
-    size_t len;
+    size_t col;                  /* the stacks' column, or NO_COLUMN */
     uint64_t total;
 };
 

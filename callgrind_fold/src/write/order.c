@@ -56,7 +56,7 @@ static size_t key_tail(const struct key *k, char tail[24])
     }
     char digits[U64_DIGITS];
     const char *start = u64_digits(digits + sizeof digits,
-                                   stacks_count(key_stacks, key_trie->stack[k->node]), 1);
+                                   stacks_count(key_stacks, 0, key_trie->stack[k->node]), 1);
     size_t n = (size_t)(digits + sizeof digits - start);
     tail[0] = ' ';
     memcpy(tail + 1, start, n);
@@ -129,8 +129,10 @@ static void build_trie(struct trie *t, const struct stacks *s, const uint64_t *a
     uint32_t *written = xmalloc((nids ? nids : 1) * sizeof *written);
     uint32_t *leaf = xmalloc((nids ? nids : 1) * sizeof *leaf);
     struct stack_trie_cursor c = {0};
+    size_t ncounts;
+    const uint64_t *count = stacks_col_counts(s, 0, &ncounts);
     for (size_t id = 0; id < nids; id++) {
-        if (stacks_count(s, (uint32_t)id) == 0 && !(also && also[id] != 0))
+        if ((id >= ncounts || count[id] == 0) && !(also && also[id] != 0))
             continue;
         size_t nf;
         const uint32_t *f = stacks_path(s, (uint32_t)id, &nf);

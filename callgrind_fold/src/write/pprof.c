@@ -160,11 +160,6 @@ static void put_value_type(struct pprof *P, struct buf *b, unsigned field,
     put_message(b, field, msg);
 }
 
-static uint64_t column_value(const struct event_column *c, size_t id)
-{
-    return id < c->len ? c->count[id] : 0;
-}
-
 /* The id of the location of frames f[0..n) (a frame and the inlined
  * frames below it), numbered in order of first use. Almost every
  * location is one frame: its id is kept in location_of (the caller looks
@@ -219,7 +214,13 @@ static void put_samples(struct pprof *P, struct buf *pb)
 {
     const struct render_job *job = P->job;
     const struct stacks *s = P->s;
-    uint64_t *values = xcalloc(job->ncolumns ? job->ncolumns : 1, sizeof *values);
+    size_t ncols = job->ncolumns ? job->ncolumns : 1;
+    uint64_t *values = xcalloc(ncols, sizeof *values);
+    /* each event's counts, straight from its column of the stacks */
+    const uint64_t **counts = xcalloc(ncols, sizeof *counts);
+    size_t *len = xcalloc(ncols, sizeof *len);
+    for (size_t c = 0; c < job->ncolumns; c++)
+        counts[c] = stacks_col_counts(s, job->columns[c].col, &len[c]);
     uint32_t *locs = NULL;
     size_t locs_cap = 0;
     struct buf packed = {0}; /* the location ids, packed varints */
@@ -227,7 +228,7 @@ static void put_samples(struct pprof *P, struct buf *pb)
         bool any = false;
         size_t values_size = 0;
         for (size_t c = 0; c < job->ncolumns; c++) {
-            values[c] = column_value(&job->columns[c], id);
+            values[c] = id < len[c] ? counts[c][id] : 0;
             any |= values[c] != 0;
             values_size += varint_size(values[c]);
         }
@@ -281,6 +282,8 @@ static void put_samples(struct pprof *P, struct buf *pb)
     }
     free(locs);
     free(values);
+    free(counts);
+    free(len);
     buf_free(&packed);
 }
 

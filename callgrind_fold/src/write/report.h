@@ -20,9 +20,9 @@ struct report_part {
                                    request text, else "part N" */
     const char *trigger;        /* the whole "desc: Trigger:" text, or NULL */
     const struct stacks *stacks; /* its stacks (frames named as shown) */
-    /* Counts by stack id, one column per event of the report, in the
-       order of struct report's events; columns[e].total is the part's
-       total of event e. */
+    /* One per event of the report, in the order of struct report's
+       events: columns[e].col is the column of `stacks` counting event e
+       (NO_COLUMN: none), columns[e].total the part's total of it. */
     const struct event_column *columns;
     /* Its threads' frames, when its stacks start with them (one per
        thread: callgrind --separate-threads=yes), in the order to draw

@@ -102,10 +102,8 @@ static void add_source(struct trie *t, struct report_names *names,
     size_t nids = stacks_count_ids(s);
     for (size_t id = 0; id < nids; id++) {
         bool any = false;
-        for (size_t e = 0; e < src->ncolumns; e++) {
-            const struct event_column *col = &src->columns[e];
-            any |= id < col->len && col->count[id] != 0;
-        }
+        for (size_t e = 0; e < src->ncolumns; e++)
+            any |= stacks_count(s, src->columns[e].col, (uint32_t)id) != 0;
         if (!any)
             continue;
         size_t n;
@@ -123,8 +121,7 @@ static void add_source(struct trie *t, struct report_names *names,
         uint64_t *self = t->self + (size_t)node * t->ncols + src->first;
         bool unknown_leaf = n > 0 && unknown_frame(s, path[n - 1]);
         for (size_t e = 0; e < src->ncolumns; e++) {
-            const struct event_column *col = &src->columns[e];
-            uint64_t c = id < col->len ? col->count[id] : 0;
+            uint64_t c = stacks_count(s, src->columns[e].col, (uint32_t)id);
             self[e] += c;
             if (unknown_leaf)
                 unknown[src->first + e] += c;
