@@ -152,6 +152,12 @@ run_arm64_fold_tests() {
     echo "== callgrind_fold tests on arm64 (under qemu-aarch64-static)"
     vg=$(command -v valgrind 2>/dev/null || true)
     [ ! -x "$top/dist/bin/valgrind" ] || vg=$top/dist/bin/valgrind
+    # PREFIX elsewhere leaves no dist/: a stock valgrind on PATH cannot
+    # make the suite's folded trees, our amd64 build run in place can.
+    if [ -x "$BUILD/valgrind/vg-in-place" ] &&
+       ! { [ -n "$vg" ] && "$vg" --tool=callgrind --help 2>&1 | grep -q -- --dump-folded; }; then
+        vg=$BUILD/valgrind/vg-in-place
+    fi
     fold_suite fold-arm64 cross-check CROSS=aarch64-linux-gnu ${vg:+VALGRIND="$vg"}
 }
 
