@@ -36,9 +36,6 @@ bool render_parse_format(const char *s, enum render_format *f)
 
 const struct writer_needs *render_needs(enum render_format f)
 {
-    /* call_arcs, run_columns, part_columns, sources, notes, report,
-     * totals_only, picture, shows_threads, threads_on_request,
-     * raw_names_shown, diff_in_format, notes_estimate */
     static const struct writer_needs needs[] = {
         [FORMAT_FOLDED] = {.threads_on_request = true, .notes_estimate = true},
         [FORMAT_SVG] = {.picture = true, .shows_threads = true, .raw_names_shown = true,
