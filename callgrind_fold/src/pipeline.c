@@ -44,8 +44,7 @@ static int run_part(void *arg, struct part *pt, char *err, size_t errlen)
         arcs_frames.out = &run->out;
         callarcs_add_profile(&run->arcs, &pt->prof, &arcs_frames);
     }
-    run->fold.column = pt->column;
-    return fold_profile(&pt->prof, &run->fold, err, errlen);
+    return fold_profile(&pt->prof, pt->columns, &run->fold, err, errlen);
 }
 
 /* --inline: an object's debug file may be prepared while reading goes on. */

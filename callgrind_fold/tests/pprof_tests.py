@@ -497,6 +497,11 @@ def _real_profiles(T, binary, tag, name, work, valgrind, g):
         hot = inline_tests._builds_for(g.cc, T.WORK)["hot"]
         prof = inline_tests._profile(valgrind, T.WORK, hot, ["--dump-instr=yes"])
         flavours.append(("inline", [prof], ["--inline"], True))
+        # --inline with several events: every event's costs split by
+        # address in the same pass, each as its own --event's fold.
+        events = inline_tests._profile(valgrind, T.WORK, hot,
+                                       ["--dump-instr=yes", "--cache-sim=yes"])
+        flavours.append(("inline-events", [events], ["--inline"], True))
         # callgrind's own "cfni=" frames with several events: the other
         # events' costs of inlined code, read in the same pass.
         cfni = inline_tests._profile(valgrind, T.WORK, hot,

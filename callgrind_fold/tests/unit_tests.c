@@ -1562,7 +1562,7 @@ static void test_profile_indexes(void)
             if ((bad = p.edges[i].calls != calls[i]))
                 snprintf(why, sizeof why, "round %d: a count for an absent call went to "
                          "edge %zu", round, i);
-        profile_reset(&p);
+        profile_reset(&p, 1);
     }
     /* the rebuild: node 1 is an undefined call target whose definition,
      * node 2, is the same function: the calls to both become one edge,
@@ -1582,6 +1582,105 @@ static void test_profile_indexes(void)
     }
     profile_free(&p);
     report("profile-indexes", !bad, why);
+}
+
+/* A profile's costs as vectors (model.h): columns past 0 kept in rows,
+ * moved with their edges when call targets are resolved, and each
+ * column folded as a profile of that column alone would be. */
+static void test_cost_vectors(void)
+{
+    char why[200] = "";
+    int bad = 0;
+    struct profile p;
+    profile_init(&p);
+    profile_reset(&p, 3);
+    uint32_t main_fn = profile_function(&p, 1, 1, 10);
+    uint32_t target = profile_function(&p, 1, 1, 20);  /* undefined call target */
+    uint32_t defined = profile_function(&p, 1, 2, 20);
+    uint32_t leaf = profile_function(&p, 1, 2, 30);
+    p.nodes[main_fn].defined = p.nodes[defined].defined = p.nodes[leaf].defined = true;
+    /* column 0, then columns 1 and 2 */
+    profile_add_self(&p, main_fn, 1);
+    profile_add_self_more(&p, main_fn, (const uint64_t[]){10, 100});
+    profile_add_self(&p, defined, 2);
+    profile_add_self_more(&p, defined, (const uint64_t[]){0, 200});
+    profile_add_self(&p, leaf, 4);
+    profile_add_self_more(&p, leaf, (const uint64_t[]){40, 0});
+    uint32_t e1 = profile_call_edge(&p, main_fn, target);
+    profile_add_to_edge(&p, e1, 2, 1);
+    profile_add_edge_more(&p, e1, (const uint64_t[]){0, 150});
+    uint32_t e2 = profile_call_edge(&p, main_fn, defined);
+    profile_add_to_edge(&p, e2, 4, 1);
+    profile_add_edge_more(&p, e2, (const uint64_t[]){40, 50});
+    uint32_t e3 = profile_call_edge(&p, defined, leaf);
+    profile_add_to_edge(&p, e3, 4, 1);
+    profile_add_edge_more(&p, e3, (const uint64_t[]){40, 0});
+    profile_resolve_call_targets(&p);
+    uint32_t e = profile_call_edge(&p, main_fn, defined);
+    uint64_t want[3] = {6, 40, 200};
+    for (size_t c = 0; c < 3 && !bad; c++)
+        if ((bad = profile_edge_cost(&p, e, c) != want[c]))
+            snprintf(why, sizeof why, "merged edge, column %zu: %llu, want %llu", c,
+                     (unsigned long long)profile_edge_cost(&p, e, c),
+                     (unsigned long long)want[c]);
+    uint64_t totals[3] = {7, 50, 300};
+    for (size_t c = 0; c < 3 && !bad; c++) {
+        uint64_t sum;
+        if ((bad = !profile_total(&p, c, &sum) || sum != totals[c]))
+            snprintf(why, sizeof why, "column %zu sums to %llu, want %llu", c,
+                     (unsigned long long)sum, (unsigned long long)totals[c]);
+    }
+    /* every column in one fold, each into its stacks column, against
+     * each column's own profile folded alone */
+    struct strtab names;
+    strtab_init(&names);
+    for (int i = 0; i < 40; i++) {
+        char n[16];
+        snprintf(n, sizeof n, "f%d", i);
+        strtab_intern(&names, n, strlen(n));
+    }
+    struct stacks all, one;
+    stacks_init(&all);
+    struct fold_target t = {.out = &all, .names = &names};
+    char err[100];
+    if (!bad && (bad = fold_profile(&p, (const size_t[]){0, 2, 1}, &t, err, sizeof err) != 0))
+        snprintf(why, sizeof why, "fold: %s", err);
+    for (size_t c = 0; c < 3 && !bad; c++) {
+        struct profile col;
+        profile_init(&col);
+        profile_column(&col, &p, c);
+        stacks_init(&one);
+        struct fold_target t1 = {.out = &one, .names = &names};
+        bad = fold_profile(&col, (const size_t[]){0}, &t1, err, sizeof err) != 0;
+        size_t into = c == 0 ? 0 : 3 - c;
+        for (uint32_t id = 0; id < stacks_count_ids(&one) && !bad; id++) {
+            size_t n;
+            const uint32_t *path = stacks_path(&one, id, &n);
+            uint64_t count = 0;
+            for (uint32_t j = 0; j < stacks_count_ids(&all); j++) {
+                size_t m;
+                const uint32_t *q = stacks_path(&all, j, &m);
+                if (m == n && memcmp(q, path, n * sizeof *q) == 0)
+                    count = stacks_count(&all, into, j);
+            }
+            if ((bad = count != stacks_count(&one, 0, id)))
+                snprintf(why, sizeof why, "column %zu: a stack counts %llu, alone %llu", c,
+                         (unsigned long long)count,
+                         (unsigned long long)stacks_count(&one, 0, id));
+        }
+        if (!bad && (bad = stacks_col_total(&all, into) != totals[c]))
+            snprintf(why, sizeof why, "column %zu folded to %llu, want %llu", c,
+                     (unsigned long long)stacks_col_total(&all, into),
+                     (unsigned long long)totals[c]);
+        fold_target_free(&t1);
+        stacks_free(&one);
+        profile_free(&col);
+    }
+    fold_target_free(&t);
+    stacks_free(&all);
+    strtab_free(&names);
+    profile_free(&p);
+    report("cost-vectors", !bad, why);
 }
 
 /* The one-event reader's 64-byte blocks (read/costblocks.h, costrun.c's
@@ -1710,6 +1809,7 @@ int main(int argc, char **argv)
     test_stacks_sorted_deep();
     test_roots();
     test_profile_indexes();
+    test_cost_vectors();
     test_readers();
     test_tree_reader();
     test_sections();

@@ -53,9 +53,10 @@ static uint32_t resolve(struct inline_ctx *ix, uint32_t oi, uint64_t addr,
 /* ---- into the call graph ---- */
 
 /* The node for code of `node` inlined along `chain`, created with its
- * parents as needed; `cost` is added to every call along the way. */
+ * parents as needed; the cost (`cost`, and `more` the other columns'
+ * when the part has several) is added to every call along the way. */
 static bool chain_node(struct inline_ctx *ix, struct profile *p, uint32_t node,
-                       uint32_t chain, uint64_t cost, uint32_t *out)
+                       uint32_t chain, uint64_t cost, const uint64_t *more, uint32_t *out)
 {
     size_t n = strtab_len(&ix->chains, chain) / sizeof(uint32_t);
     const char *bytes = strtab_str(&ix->chains, chain);
@@ -64,7 +65,9 @@ static bool chain_node(struct inline_ctx *ix, struct profile *p, uint32_t node,
         uint32_t frame;
         memcpy(&frame, bytes + i * sizeof frame, sizeof frame);
         uint32_t child = profile_inlined_node(p, &ix->child_index, cur, frame);
-        if (!profile_add_call(p, cur, child, cost))
+        uint32_t edge = profile_call_edge(p, cur, child);
+        if (!profile_add_to_edge(p, edge, cost, 0) ||
+            (more && !profile_add_edge_more(p, edge, more)))
             return false;
         cur = child;
     }
@@ -165,12 +168,16 @@ int inline_apply(struct inline_ctx *ix, struct part *pt, struct strtab *names, c
      * share a chain, and the graph needs one node per chain. The records
      * are rewritten in place: addr becomes the chain. */
     int rc = 0;
+    size_t width = p->ncols - 1; /* the other columns' costs, a row per record */
+    uint64_t *more = xmalloc((width ? width : 1) * sizeof *more);
     struct hashmap by_chain;
     hashmap_init(&by_chain);
     size_t nsum = 0;
     uint32_t prev_node = NONE, prev_chain = NONE, prev_slot = 0;
     for (size_t i = 0; i < pt->nselfs && rc == 0; i++) {
         struct addr_self r = pt->selfs[i];
+        if (width) /* its row is zeroed below when it becomes its own sum */
+            memcpy(more, pt->more_selfs.cells + i * width, width * sizeof *more);
         uint32_t chain = chains[i];
         struct object *o = &ix->objects[obj[r.node]];
         if (o->state != OBJ_OK && !add_u64(o->lost_cost, r.cost, &o->lost_cost))
@@ -180,37 +187,50 @@ int inline_apply(struct inline_ctx *ix, struct part *pt, struct strtab *names, c
             bool inserted;
             uint32_t *slot = hashmap_upsert(&by_chain, r.node, chain, (uint32_t)nsum,
                                             &inserted);
-            if (inserted)
+            if (inserted) {
+                if (width) /* rows move down as records do: nsum <= i */
+                    memset(cost_rows_row(&pt->more_selfs, nsum, width), 0,
+                           width * sizeof(uint64_t));
                 pt->selfs[nsum++] = (struct addr_self){r.node, chain, 0};
+            }
             prev_node = r.node;
             prev_chain = chain;
             prev_slot = *slot;
         }
         if (!add_u64(pt->selfs[prev_slot].cost, r.cost, &pt->selfs[prev_slot].cost))
             rc = -1;
+        if (width && !cost_row_add(pt->more_selfs.cells + (size_t)prev_slot * width, more,
+                                   width))
+            rc = -1;
     }
     hashmap_free(&by_chain);
     free(chains);
+    free(more);
     pt->nselfs = nsum;
     for (size_t i = 0; i < pt->nselfs && rc == 0; i++) {
         const struct addr_self *r = &pt->selfs[i];
+        const uint64_t *row = width ? pt->more_selfs.cells + i * width : NULL;
         uint32_t target = r->node, chain = (uint32_t)r->addr;
-        if (chain != ix->empty_chain && !chain_node(ix, p, r->node, chain, r->cost, &target))
+        if (chain != ix->empty_chain &&
+            !chain_node(ix, p, r->node, chain, r->cost, row, &target))
             rc = -1;
-        if (rc == 0 && !profile_add_self(p, target, r->cost))
+        if (rc == 0 && (!profile_add_self(p, target, r->cost) ||
+                        (row && !profile_add_self_more(p, target, row))))
             rc = -1;
     }
     for (size_t i = 0; i < pt->ncalls && rc == 0; i++) {
         const struct addr_call *r = &pt->calls[i];
+        const uint64_t *row = width ? cost_rows_row(&pt->more_calls, i, width) : NULL;
         bool missing;
         uint32_t chain = resolve(ix, obj[r->node], r->addr, names, &missing);
         uint32_t target = r->node;
-        if (chain != ix->empty_chain && !chain_node(ix, p, r->node, chain, r->cost, &target))
+        if (chain != ix->empty_chain &&
+            !chain_node(ix, p, r->node, chain, r->cost, row, &target))
             rc = -1;
-        if (rc == 0 && !profile_add_call(p, target, r->callee, r->cost))
+        uint32_t edge = rc == 0 ? profile_call_edge(p, target, r->callee) : 0;
+        if (rc == 0 && (!profile_add_to_edge(p, edge, r->cost, r->calls) ||
+                        (row && !profile_add_edge_more(p, edge, row))))
             rc = -1;
-        if (rc == 0)
-            profile_add_call_count(p, target, r->callee, r->calls);
     }
     if (rc)
         snprintf(err, errlen, "cost sum overflows 64 bits");

@@ -30,17 +30,14 @@ static void inlined_frame(struct parser *P, const char *value, const char *end)
         profile_inlined_node(P->body.prof, &P->body.inlined_nodes, P->body.function, name);
 }
 
-/* The node of a function, made on first use in every part (all_events:
- * the same id in each, as each gets the same calls). */
+/* The node of a function, made on first use. */
 static uint32_t function_node(struct parser *P, uint32_t object, uint32_t file,
                               uint32_t name)
 {
     struct node_memo *m = name < P->body.node_memo_cap ? &P->body.node_memo[name] : NULL;
     if (m && m->node != NO_NODE && m->object == object && m->file == file)
-        return m->node; /* made before: in the other parts too */
+        return m->node;
     uint32_t node = profile_function(P->body.prof, object, file, name);
-    if (P->body.part.by_address)
-        addr_other_functions(P, object, file, name);
     if (!m) {
         size_t old = P->body.node_memo_cap;
         GROW(P->body.node_memo, P->body.node_memo_cap, (size_t)name);
@@ -121,8 +118,6 @@ void enter_function(struct parser *P, uint32_t name)
 {
     P->body.function = function_node(P, P->body.object, P->body.file, name);
     P->body.prof->nodes[P->body.function].defined = true;
-    if (P->body.part.by_address)
-        addr_other_defined(P, P->body.function);
     P->body.call_object = P->body.call_file = P->body.call_name = NO_NAME;
     P->body.inlined = NO_NODE;
     P->addr.last_instr = 0; /* callgrind restarts positions per function */

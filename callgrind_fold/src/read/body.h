@@ -1,7 +1,8 @@
 /* What a cost line does with its values, shared by the exact reader
  * (grammar.c, cost_line()) and the fast tiers (costrun.c): takes a line's
  * position and cost, hands them on to the part's graph, or by address
- * (addr.c), and with all events to the other events' rows (allevents.c).
+ * (addr.c), and with all events the other events' costs to their
+ * columns (allevents.c).
  * Inline: a call per cost line would cost more than most of what it
  * does. */
 #ifndef CF_READ_BODY_H
@@ -56,21 +57,10 @@ cost_line_add(struct parser *P, struct part *pt, bool call, uint64_t addr, uint6
         fail(P, "cost sum overflows 64 bits");
 }
 
-/* Row `index` of a cost matrix of rows of `width`, made (zeroed) if new.
- * Inline, with the growing apart: it runs for every cost line of -f
- * pprof, and the row is there but for a new node or edge. */
-static inline uint64_t *cost_row(struct cost_matrix *m, size_t index, size_t width)
-{
-    size_t need = (index + 1) * width;
-    if (need > m->zeroed)
-        grow_cost_matrix(m, need);
-    return m->cells + index * width;
-}
-
 /* all_events: the other events' costs of the line (P->body.cols) added to a
- * row of a cost matrix; returns whether a sum wrapped.  One loop over the
- * events (their columns in an array of their own, not strided through
- * P->all.others), overflow noted as a carry, told by the caller.  The columns
+ * row of the profile's other columns; returns whether a sum wrapped.  One
+ * loop over the events (their columns of the line in an array of their
+ * own), overflow noted as a carry, told by the caller.  The columns
  * ascend (add_other_events()), and those past the line's last cost add 0:
  * most lines have a few costs of many events, so the loop ends where
  * others_below says the line's costs do. */
@@ -111,7 +101,7 @@ cost_line_values(struct parser *P, uint64_t addr, uint64_t line, uint64_t cost)
         fail(P, "cost line before any \"fn=\" line");
     cost_line_add(P, &P->body.part, call, addr, cost);
     if (P->all.nothers)
-        add_other_costs(P, call, addr, first_line);
+        add_other_costs(P, call);
     if (call) {
         P->body.call_pending = false;
         P->body.call_object = P->body.call_file = NO_NAME;

@@ -205,7 +205,7 @@ static inline void cost_run_add_sum(struct parser *P, struct fn_node *node, uint
 /* The function a run of self cost lines adds to, if the next line is
  * one (no call pending, not in inlined code), with how much its sums
  * can still take (*room), its sum so far (*sum) and with all events its
- * row of the self matrix (*row); else NULL. */
+ * row of the profile's other columns (*row); else NULL. */
 static inline __attribute__((always_inline)) struct fn_node *
 cost_run_start(struct parser *P, uint64_t *room, uint64_t *sum, uint64_t **row)
 {
@@ -217,7 +217,7 @@ cost_run_start(struct parser *P, uint64_t *room, uint64_t *sum, uint64_t **row)
     *room = UINT64_MAX - most;
     *sum = 0;
     if (P->all.nothers)
-        *row = cost_row(&P->all.other_self, P->body.function, P->all.nothers);
+        *row = cost_rows_row(&P->body.prof->more_self, P->body.function, P->all.nothers);
     return node;
 }
 
@@ -225,7 +225,7 @@ cost_run_start(struct parser *P, uint64_t *room, uint64_t *sum, uint64_t **row)
  * while they are cost lines of the plain form, whose selected cost is
  * then all that is read, or position lines position_line_fast() takes.
  * With `all` (all_events, -f pprof) every cost is read, into P->body.cols, and
- * the other events' costs go to the function's row of the self matrix;
+ * the other events' costs go to the function's row of the profile's other columns;
  * with `lines` (-f pprof) the "line" subposition is followed for each
  * function's first source line, as cost_line_values() does.
  *
@@ -245,7 +245,7 @@ cost_run_plain_npos(struct parser *P, const char *p, const char *limit, size_t n
     size_t ncolumns = P->header.events.ncolumns, one = P->header.single_column;
     size_t lpos = P->addr.line_pos;
     struct fn_node *node = NULL; /* the function `sum` is of, if any */
-    uint64_t *row = NULL;        /* all: its row of P->all.other_self */
+    uint64_t *row = NULL;        /* all: its row of the other columns */
     uint64_t sum = 0, room = 0;
     while (limit - p >= LINE_BITS_MAX) {
         struct line_bits b;

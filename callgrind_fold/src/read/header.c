@@ -132,9 +132,8 @@ void finish_part(struct parser *P)
     /* By address, the self costs are not in the graph yet: their sum is
      * kept beside them. */
     uint64_t total =
-        P->body.part.by_address ? P->body.part.addr_total : P->body.prof->total_self;
-    if (P->all.nothers && !P->body.part.by_address)
-        make_other_profiles(P, wanted);
+        P->body.part.by_address ? P->body.part.addr_total[0] : P->body.prof->total_self;
+    sum_other_events(P);
     if (P->header.have_totals) {
         if (P->header.totals != total) {
             P->d->line = P->header.totals_line;
@@ -142,12 +141,10 @@ void finish_part(struct parser *P)
                  " (truncated or corrupt file?)", P->header.totals, total);
         }
         for (size_t k = 0; k < P->all.nothers; k++) {
-            const struct other_event *o = &P->all.others[k];
-            uint64_t sum = o->part.by_address ? o->part.addr_total : o->part.prof.total_self;
-            if (o->totals != sum) {
+            if (P->all.totals[k] != P->all.sums[k]) {
                 P->d->line = P->header.totals_line;
                 fail(P, "\"totals:\" says %" PRIu64 " but the cost lines sum to %" PRIu64
-                     " (truncated or corrupt file?)", o->totals, sum);
+                     " (truncated or corrupt file?)", P->all.totals[k], P->all.sums[k]);
             }
         }
     } else if (P->header.summary_in_header) {
@@ -168,12 +165,9 @@ void finish_part(struct parser *P)
     char err[sizeof P->d->msg];
     struct part_info info = part_info_of(P);
     read_part_start(t, &info);
-    for (size_t k = 0; k <= P->all.nothers; k++) {
-        struct part *pt = k == 0 ? &P->body.part : &P->all.others[k - 1].part;
-        pt->number = P->header.part_number;
-        if (t->sink.part(t->sink.arg, pt, err, sizeof err))
-            fail(P, "%s", err);
-    }
+    P->body.part.number = P->header.part_number;
+    if (t->sink.part(t->sink.arg, &P->body.part, err, sizeof err))
+        fail(P, "%s", err);
     if (read_part_end(t, &info, err, sizeof err))
         fail(P, "%s", err);
 }
@@ -285,8 +279,8 @@ void header_line(struct parser *P, const char *key, size_t keylen,
         resolve_events(P);
         P->header.totals = parse_costs(P, value, end);
         for (size_t k = 0; k < P->all.nothers; k++) {
-            struct other_event *o = &P->all.others[k];
-            o->totals = o->file_column < P->body.ncols ? P->body.cols[o->file_column] : 0;
+            size_t column = P->all.other_columns[k];
+            P->all.totals[k] = column < P->body.ncols ? P->body.cols[column] : 0;
         }
         P->header.have_totals = true;
         P->header.totals_line = P->r->lineno;

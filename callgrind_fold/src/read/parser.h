@@ -34,15 +34,6 @@
  * "jfn=" family and so on. */
 enum name_kind { KIND_OBJECT, KIND_FILE, KIND_FUNCTION, KIND_COUNT };
 
-/* all_events: the other events' costs, a row of them per node or edge
- * (cost_row()).  Cells below `zeroed` hold costs or 0; the rest of the
- * `allocated` ones are not yet written, so that growing touches no page
- * before a row needs it. */
-struct cost_matrix {
-    uint64_t *cells;
-    size_t zeroed, allocated;
-};
-
 /* Names: compressed id -> interned name, per kind of name: an array for
  * the small ids that callgrind writes, a hash map for any others. */
 struct parser_names {
@@ -128,20 +119,19 @@ struct parser_addr {
     uint64_t last_line;
 };
 
-/* all_events (-f pprof): a part for each other event of "events:",
- * with the main part's nodes and ids and its event's costs, so that
- * one pass reads every event. Their costs are kept in two matrices
- * while the part is read, a row of nothers costs per node and per
- * edge of the main part, and made profiles (copies of the main one)
- * at its end: a line then costs nothers additions in one row, where
- * feeding each profile would cost a hash lookup per call line and
- * event. By address (--inline) each other part is fed every line as
- * the main part is, the records being per part. */
+/* all_events (-f pprof, html, md): the part's costs are vectors, the
+ * selected event in column 0 and every other event of "events:" in a
+ * column after it (struct profile), all read in one pass: a line's
+ * other costs (body.cols) go to a row of the profile's (add_other_costs())
+ * or, by address (--inline), of the record's. */
 struct parser_all {
-    struct other_event *others;
-    size_t nothers, others_cap;
-    size_t *other_columns;          /* others[k].file_column, for add_other_costs() */
+    size_t nothers;                 /* the part's columns but the first */
+    size_t *other_columns;          /* other k: its column of "events:" */
     size_t other_columns_cap;
+    uint64_t *totals;               /* other k: its cost on "totals:" */
+    uint64_t *sums;                 /* other k: its cost lines' sum */
+    uint64_t *line_costs;           /* other k: the line's cost (by address) */
+    size_t *stacks_columns;         /* part column -> stacks column */
     /* [n], n up to the number of columns: how many others' columns are
      * below n, i.e. how many to add for a line of n costs */
     size_t *others_below;
@@ -150,7 +140,6 @@ struct parser_all {
      * others are the rest, in order (other k: column k + 1), so that
      * the fast tiers add each cost to its row as they read it. */
     bool others_follow;
-    struct cost_matrix other_self, other_edge;
 };
 
 struct parser {
@@ -174,13 +163,6 @@ struct node_memo {
 /* The edge call_edge() last gave for calls to a callee, and its caller. */
 struct edge_memo {
     uint32_t caller, edge;
-};
-
-struct other_event {
-    struct part part;
-    size_t file_column;             /* its column of "events:" */
-    uint64_t totals;                /* of "totals:" */
-    struct hashmap inlined_nodes;   /* as the parser's, for this part */
 };
 
 static inline _Noreturn void fail_at(struct parser *P, uint64_t line, const char *msg)
@@ -223,20 +205,17 @@ void note_object(struct parser *P, uint32_t name);
 /* edgememo.c: call_edge() (body.h) for a callee not remembered. */
 uint32_t call_edge_new(struct parser *P, uint32_t caller, uint32_t callee);
 
-/* addr.c: the parts' costs by address (--inline) */
+/* addr.c: the part's costs by address (--inline) */
 void addr_check_positions(struct parser *P);
 void addr_add_cost(struct parser *P, struct part *pt, bool call, uint32_t caller,
                    uint64_t addr, uint64_t cost);
-void addr_add_other_costs(struct parser *P, bool call, uint64_t addr, uint32_t line);
-void addr_other_functions(struct parser *P, uint32_t object, uint32_t file, uint32_t name);
-void addr_other_defined(struct parser *P, uint32_t node);
 
 /* allevents.c */
 void add_other_events(struct parser *P, const char *selected);
-void make_other_profiles(struct parser *P, bool wanted);
-void grow_cost_matrix(struct cost_matrix *m, size_t need);
+/* The other events' sums at the part's end, into P->all.sums. */
+void sum_other_events(struct parser *P);
 void take_other_columns(const struct parser *P, uint64_t *row);
-void add_other_costs(struct parser *P, bool call, uint64_t addr, uint32_t line);
+void add_other_costs(struct parser *P, bool call);
 void all_events_free(struct parser_all *a);
 
 /* costrun.c: the fast tiers, as many lines as follow each other in the

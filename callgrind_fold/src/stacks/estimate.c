@@ -415,14 +415,13 @@ static void fallback_path(struct emitter *em, uint32_t node)
 
 /* Apportion every function's self cost among its paths by weight and add
  * the stacks to the output. Returns -1 on count overflow. */
-static int emit_stacks(struct emitter *em)
+static int emit_stacks(struct emitter *em, size_t col)
 {
     const struct walker *w = em->w;
     const struct profile *p = w->p;
     const struct context_tree *t = &w->tree;
     struct fold_target *ft = em->t;
     struct stacks *out = ft->out; /* in registers: the loop's stores may alias ft */
-    size_t col = ft->column;
     size_t n = p->nnodes;
 
     u128 *weight_sum = xcalloc(n, sizeof *weight_sum);
@@ -464,7 +463,9 @@ static int emit_stacks(struct emitter *em)
     return rc;
 }
 
-int fold_profile(const struct profile *p, struct fold_target *t, char *err, size_t errlen)
+/* fold_profile() of column 0 of p, into stacks column `col`. */
+static int fold_column(const struct profile *p, size_t col, struct fold_target *t, char *err,
+                       size_t errlen)
 {
     if (p->total_self == 0)
         return 0;
@@ -488,11 +489,11 @@ int fold_profile(const struct profile *p, struct fold_target *t, char *err, size
     find_starts(&w);
     walk_all(&w, t->resolution);
 
-    uint64_t before = stacks_col_total(t->out, t->column);
-    int rc = emit_stacks(&em);
+    uint64_t before = stacks_col_total(t->out, col);
+    int rc = emit_stacks(&em, col);
     if (rc != 0) {
         snprintf(err, errlen, "summed costs overflow 64 bits");
-    } else if (stacks_col_total(t->out, t->column) - before != p->total_self) {
+    } else if (stacks_col_total(t->out, col) - before != p->total_self) {
         /* Cannot happen by construction; refuse to print a wrong sum. */
         snprintf(err, errlen,
                  "internal error: folded stacks do not sum to the part's total");
@@ -525,5 +526,23 @@ int fold_profile(const struct profile *p, struct fold_target *t, char *err, size
     free(w.stack);
     free(w.starts);
     free(w.found_from);
+    return rc;
+}
+
+int fold_profile(const struct profile *p, const size_t *columns, struct fold_target *t,
+                 char *err, size_t errlen)
+{
+    int rc = fold_column(p, columns[0], t, err, errlen);
+    if (p->ncols == 1 || rc != 0)
+        return rc;
+    /* Each column is folded with its own weights: the paths of one
+     * event's costs are not those of another's. */
+    struct profile column;
+    profile_init(&column);
+    for (size_t c = 1; c < p->ncols && rc == 0; c++) {
+        profile_column(&column, p, c);
+        rc = fold_column(&column, columns[c], t, err, errlen);
+    }
+    profile_free(&column);
     return rc;
 }

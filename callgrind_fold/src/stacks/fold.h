@@ -38,8 +38,6 @@
 /* Where fold_profile puts a part's stacks, and what it tells about them. */
 struct fold_target {
     struct stacks *out;
-    size_t column;               /* out's column the costs count in (the
-                                    part's event with -f pprof, html, md) */
     const struct strtab *names;  /* the profile's names */
     struct frame_style style;
     uint64_t resolution;         /* estimated paths lighter than
@@ -48,8 +46,8 @@ struct fold_target {
     bool estimated;              /* some stacks were guessed */
     char estimate_reason[200];   /* the first thing that had to be guessed */
     /* (name, object) -> frame id in out, of the functions folded into
-     * out so far: -f pprof folds each part once per event, with the same
-     * functions. Emptied by fold_set_out(). */
+     * out so far: a part of several columns is folded once per column,
+     * with the same functions. Emptied by fold_set_out(). */
     struct hashmap frame_of;
 };
 
@@ -57,9 +55,11 @@ struct fold_target {
 void fold_set_out(struct fold_target *t, struct stacks *out);
 void fold_target_free(struct fold_target *t);
 
-/* Adds the stacks of one part to t->out, and sets t->estimated when any
- * of them had to be guessed. Returns 0, or -1 with a message in err when
- * the counts overflow 64 bits. */
-int fold_profile(const struct profile *p, struct fold_target *t, char *err, size_t errlen);
+/* Adds the stacks of one part to t->out, column c of p's costs counted
+ * in t->out's column columns[c], and sets t->estimated when any of them
+ * had to be guessed. Returns 0, or -1 with a message in err when the
+ * counts overflow 64 bits. */
+int fold_profile(const struct profile *p, const size_t *columns, struct fold_target *t,
+                 char *err, size_t errlen);
 
 #endif

@@ -263,6 +263,51 @@ struct entry_index {
     size_t count;
 };
 
+/* Rows of costs, one row per node, edge or record: cells below `zeroed`
+ * hold costs or 0; the rest of the `allocated` ones are not yet written,
+ * so that growing touches no page before a row needs it. */
+struct cost_rows {
+    uint64_t *cells;
+    size_t zeroed, allocated;
+};
+
+/* At least `need` cells of m zeroed (profile.c). */
+void cost_rows_grow(struct cost_rows *m, size_t need);
+/* The first `used` cells of m zeroed again. */
+void cost_rows_clear(struct cost_rows *m, size_t used);
+
+/* Row `index` of rows of `width` cells, made (zeroed) if new.  Inline,
+ * with the growing apart: a reader of every event asks for each cost
+ * line, and the row is there but for a new node or edge. */
+static inline uint64_t *cost_rows_row(struct cost_rows *m, size_t index, size_t width)
+{
+    size_t need = (index + 1) * width;
+    if (need > m->zeroed)
+        cost_rows_grow(m, need);
+    return m->cells + index * width;
+}
+
+/* more[0 .. width) added to row[0 .. width); false if a sum wraps. */
+static inline bool cost_row_add(uint64_t *row, const uint64_t *more, size_t width)
+{
+    uint64_t carry = 0;
+    for (size_t k = 0; k < width; k++) {
+        row[k] += more[k];
+        carry |= row[k] < more[k];
+    }
+    return !carry;
+}
+
+static inline uint64_t cost_rows_cell(const struct cost_rows *m, size_t at)
+{
+    return at < m->zeroed ? m->cells[at] : 0;
+}
+
+/* A cost is a vector of ncols values, one per event the part is read
+ * for (ncols is 1 unless every event is): column 0 in nodes[].self,
+ * edges[].cost and total_self, where the reader of one event adds in its
+ * hot loop; columns 1 .. ncols - 1 in a row of ncols - 1 cells per node
+ * (more_self) and per edge (more_cost). */
 struct profile {
     struct fn_node *nodes;
     size_t nnodes, nodes_cap;
@@ -270,16 +315,35 @@ struct profile {
     size_t nedges, edges_cap;
     struct entry_index node_index;  /* (object, file, name) -> node */
     struct entry_index edge_index;  /* (caller, callee) -> edge */
-    uint64_t total_self;        /* sum of all self costs */
+    uint64_t total_self;        /* sum of all self costs, column 0 */
+    size_t ncols;
+    struct cost_rows more_self, more_cost;
 };
+
+/* Node `node`'s self cost in column `col`. */
+static inline uint64_t profile_self(const struct profile *p, uint32_t node, size_t col)
+{
+    return col == 0 ? p->nodes[node].self
+                    : cost_rows_cell(&p->more_self, (size_t)node * (p->ncols - 1) + col - 1);
+}
+
+/* Edge `edge`'s cost in column `col`. */
+static inline uint64_t profile_edge_cost(const struct profile *p, uint32_t edge, size_t col)
+{
+    return col == 0 ? p->edges[edge].cost
+                    : cost_rows_cell(&p->more_cost, (size_t)edge * (p->ncols - 1) + col - 1);
+}
 
 void profile_init(struct profile *p);
 void profile_free(struct profile *p);
-void profile_reset(struct profile *p);
-/* dst becomes a copy of src's graph: the same nodes, edges and ids, but
- * empty lookup indexes: dst is to be folded (and its call targets
- * resolved), not to get functions or calls added. */
-void profile_copy(struct profile *dst, const struct profile *src);
+/* Empties p for the next part, of `ncols` columns. */
+void profile_reset(struct profile *p, size_t ncols);
+/* The sum of column `col`'s self costs into *sum; false on overflow. */
+bool profile_total(const struct profile *p, size_t col, uint64_t *sum);
+/* dst becomes src's graph with column `col`'s costs in column 0 (and
+ * one column): what the folding of one column reads.  Its lookup
+ * indexes are left empty: dst is folded, not added to. */
+void profile_column(struct profile *dst, const struct profile *src, size_t col);
 /* Node for a function identity, created on first use. */
 uint32_t profile_function(struct profile *p, uint32_t object, uint32_t file,
                           uint32_t name);
@@ -299,6 +363,12 @@ uint32_t profile_call_edge(struct profile *p, uint32_t caller, uint32_t callee);
 bool profile_add_self(struct profile *p, uint32_t node, uint64_t cost);
 bool profile_add_call(struct profile *p, uint32_t caller, uint32_t callee,
                       uint64_t cost);
+/* Columns 1 .. ncols - 1 of a cost (more[0 .. ncols - 2]) added to node
+ * `node`'s self cost and to edge `edge`'s cost: what goes with
+ * profile_add_self() and profile_add_call() when ncols > 1.  False when a
+ * sum would overflow 64 bits. */
+bool profile_add_self_more(struct profile *p, uint32_t node, const uint64_t *more);
+bool profile_add_edge_more(struct profile *p, uint32_t edge, const uint64_t *more);
 /* profile_add_call() and profile_add_call_count() in one, on the edge
  * of index `edge` (profile_call_edge()), for a reader that knows it: false,
  * with the count not added, when the cost sum would overflow. */
@@ -328,30 +398,42 @@ struct addr_call {
     uint64_t addr, cost, calls;
 };
 
+/* The records' costs are vectors as the profile's: column 0 in the
+ * record, columns 1 .. prof.ncols - 1 in a row per record (more_selfs,
+ * more_calls). */
 struct part {
     struct profile prof;
     uint64_t number;            /* its "part:" number, else 1, 2, ... */
-    size_t column;              /* the stacks column its costs count in */
+    size_t *columns;            /* prof's column -> the stacks column its
+                                   costs count in */
+    size_t columns_cap;
     bool by_address;
     struct addr_self *selfs;    /* one per cost line (neighbours merged) */
     size_t nselfs, selfs_cap;
     struct addr_call *calls;    /* one per (caller, callee, address) */
     size_t ncalls, calls_cap;
     struct hashmap call_index;
-    uint64_t addr_total;        /* sum of the selfs' costs */
+    struct cost_rows more_selfs, more_calls;
+    uint64_t *addr_total;       /* column -> sum of the selfs' costs */
 };
 
 void part_init(struct part *pt);
 void part_free(struct part *pt);
-/* Empties the part for the next one, keeping its memory. */
+/* Empties the part for the next one, keeping its memory: one column,
+ * counted in stacks column 0, until part_set_columns(). */
 void part_reset(struct part *pt);
+/* The part has ncols columns; column c counts in stacks column
+ * columns[c]. */
+void part_set_columns(struct part *pt, const size_t *columns, size_t ncols);
 /* An input of `bytes` bytes is next: room for its cost lines is made at
  * once instead of by doubling (copying megabytes). */
 void part_expect_bytes(struct part *pt, uint64_t bytes);
-/* Costs at an address (by_address parts). Both return false when a sum
- * overflows 64 bits. */
-bool part_add_self_at(struct part *pt, uint32_t node, uint64_t addr, uint64_t cost);
+/* A cost at an address (by_address parts): column 0's `cost` and, when
+ * prof.ncols > 1, more[0 .. ncols - 2] the others'. Both return false
+ * when a sum overflows 64 bits. */
+bool part_add_self_at(struct part *pt, uint32_t node, uint64_t addr, uint64_t cost,
+                      const uint64_t *more);
 bool part_add_call_at(struct part *pt, uint32_t node, uint32_t callee, uint64_t addr,
-                      uint64_t cost, uint64_t calls);
+                      uint64_t cost, const uint64_t *more, uint64_t calls);
 
 #endif

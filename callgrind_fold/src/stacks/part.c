@@ -11,23 +11,44 @@ void part_init(struct part *pt)
     memset(pt, 0, sizeof *pt);
     profile_init(&pt->prof);
     hashmap_init(&pt->call_index);
+    part_set_columns(pt, (const size_t[]){0}, 1);
 }
 
 void part_free(struct part *pt)
 {
     profile_free(&pt->prof);
+    free(pt->columns);
     free(pt->selfs);
     free(pt->calls);
+    free(pt->more_selfs.cells);
+    free(pt->more_calls.cells);
+    free(pt->addr_total);
     hashmap_free(&pt->call_index);
-    part_init(pt);
+    memset(pt, 0, sizeof *pt);
 }
 
 void part_reset(struct part *pt)
 {
-    profile_reset(&pt->prof);
+    size_t width = pt->prof.ncols - 1;
+    if (width) {
+        cost_rows_clear(&pt->more_selfs, pt->nselfs * width);
+        cost_rows_clear(&pt->more_calls, pt->ncalls * width);
+    }
     pt->nselfs = pt->ncalls = 0;
-    pt->addr_total = 0;
     hashmap_clear(&pt->call_index);
+    part_set_columns(pt, (const size_t[]){0}, 1);
+}
+
+void part_set_columns(struct part *pt, const size_t *columns, size_t ncols)
+{
+    if (ncols > pt->columns_cap) {
+        pt->columns = xrealloc(pt->columns, ncols * sizeof *pt->columns);
+        pt->addr_total = xrealloc(pt->addr_total, ncols * sizeof *pt->addr_total);
+        pt->columns_cap = ncols;
+    }
+    memcpy(pt->columns, columns, ncols * sizeof *columns);
+    memset(pt->addr_total, 0, ncols * sizeof *pt->addr_total);
+    profile_reset(&pt->prof, ncols);
 }
 
 void part_expect_bytes(struct part *pt, uint64_t bytes)
@@ -46,24 +67,36 @@ void part_expect_bytes(struct part *pt, uint64_t bytes)
 /* Self costs are only appended (one record per cost line, as a part
  * rarely repeats a (function, address)); the inline stage sums them per
  * (function, chain of inlined frames). */
-bool part_add_self_at(struct part *pt, uint32_t node, uint64_t addr, uint64_t cost)
+bool part_add_self_at(struct part *pt, uint32_t node, uint64_t addr, uint64_t cost,
+                      const uint64_t *more)
 {
-    if (cost == 0)
+    size_t width = pt->prof.ncols - 1;
+    bool zero = cost == 0;
+    for (size_t k = 0; k < width && zero; k++)
+        zero = more[k] == 0;
+    if (zero)
         return true;
-    if (!add_u64(pt->addr_total, cost, &pt->addr_total))
+    for (size_t k = 0; k < width; k++)
+        if (!add_u64(pt->addr_total[k + 1], more[k], &pt->addr_total[k + 1]))
+            return false;
+    if (!add_u64(pt->addr_total[0], cost, &pt->addr_total[0]))
         return false;
     if (pt->nselfs > 0) {
         struct addr_self *r = &pt->selfs[pt->nselfs - 1];
         if (r->node == node && r->addr == addr)
-            return add_u64(r->cost, cost, &r->cost);
+            return add_u64(r->cost, cost, &r->cost) &&
+                   (!width || cost_row_add(cost_rows_row(&pt->more_selfs, pt->nselfs - 1, width),
+                                      more, width));
     }
     GROW(pt->selfs, pt->selfs_cap, pt->nselfs);
+    if (width)
+        cost_row_add(cost_rows_row(&pt->more_selfs, pt->nselfs, width), more, width);
     pt->selfs[pt->nselfs++] = (struct addr_self){node, addr, cost};
     return true;
 }
 
 bool part_add_call_at(struct part *pt, uint32_t node, uint32_t callee, uint64_t addr,
-                      uint64_t cost, uint64_t calls)
+                      uint64_t cost, const uint64_t *more, uint64_t calls)
 {
     bool inserted;
     uint32_t *slot = hashmap_upsert(&pt->call_index, (uint64_t)node << 32 | callee, addr,
@@ -77,5 +110,7 @@ bool part_add_call_at(struct part *pt, uint32_t node, uint32_t callee, uint64_t 
     struct addr_call *r = &pt->calls[*slot];
     if (!add_u64(r->calls, calls, &r->calls))
         r->calls = UINT64_MAX;
-    return add_u64(r->cost, cost, &r->cost);
+    size_t width = pt->prof.ncols - 1;
+    return add_u64(r->cost, cost, &r->cost) &&
+           (!width || cost_row_add(cost_rows_row(&pt->more_calls, *slot, width), more, width));
 }

@@ -114,19 +114,52 @@ static uint32_t find_edge(const struct profile *p, uint32_t caller, uint32_t cal
 void profile_init(struct profile *p)
 {
     memset(p, 0, sizeof *p);
+    p->ncols = 1;
 }
 
 void profile_free(struct profile *p)
 {
     free(p->nodes);
     free(p->edges);
+    free(p->more_self.cells);
+    free(p->more_cost.cells);
     index_free(&p->node_index);
     index_free(&p->edge_index);
     profile_init(p);
 }
 
-void profile_reset(struct profile *p)
+void cost_rows_grow(struct cost_rows *m, size_t need)
 {
+    /* the allocation doubled when too small, but only a page's worth of
+     * cells past the need zeroed: zeroing all that doubling allocates
+     * would fault in pages for rows mostly never used */
+    if (need > m->allocated) {
+        size_t want = need > 2 * m->allocated ? need : 2 * m->allocated;
+        if (want > SIZE_MAX / sizeof *m->cells)
+            out_of_memory();
+        m->cells = xrealloc(m->cells, want * sizeof *m->cells);
+        m->allocated = want;
+    }
+    size_t page = 4096 / sizeof *m->cells;
+    size_t upto = m->allocated - need > page ? need + page : m->allocated;
+    memset(m->cells + m->zeroed, 0, (upto - m->zeroed) * sizeof *m->cells);
+    m->zeroed = upto;
+}
+
+void cost_rows_clear(struct cost_rows *m, size_t used)
+{
+    if (m->zeroed)
+        memset(m->cells, 0, (used < m->zeroed ? used : m->zeroed) * sizeof *m->cells);
+}
+
+void profile_reset(struct profile *p, size_t ncols)
+{
+    /* only the rows of the part's nodes and edges were written */
+    if (p->ncols > 1) {
+        cost_rows_clear(&p->more_self, p->nnodes * (p->ncols - 1));
+        cost_rows_clear(&p->more_cost, p->nedges * (p->ncols - 1));
+    }
+    p->ncols = ncols;
     p->nnodes = 0;
     p->nedges = 0;
     p->total_self = 0;
@@ -134,7 +167,20 @@ void profile_reset(struct profile *p)
     index_clear(&p->edge_index);
 }
 
-void profile_copy(struct profile *dst, const struct profile *src)
+bool profile_total(const struct profile *p, size_t col, uint64_t *sum)
+{
+    if (col == 0) {
+        *sum = p->total_self;
+        return true;
+    }
+    *sum = 0;
+    for (uint32_t i = 0; i < p->nnodes; i++)
+        if (!add_u64(*sum, profile_self(p, i, col), sum))
+            return false;
+    return true;
+}
+
+void profile_column(struct profile *dst, const struct profile *src, size_t col)
 {
     if (dst->nodes_cap < src->nnodes) {
         free(dst->nodes);
@@ -146,15 +192,19 @@ void profile_copy(struct profile *dst, const struct profile *src)
         dst->edges = xmalloc(src->nedges * sizeof *dst->edges);
         dst->edges_cap = src->nedges;
     }
-    if (src->nnodes)
-        memcpy(dst->nodes, src->nodes, src->nnodes * sizeof *src->nodes);
-    if (src->nedges)
-        memcpy(dst->edges, src->edges, src->nedges * sizeof *src->edges);
+    dst->ncols = 1;
     dst->nnodes = src->nnodes;
     dst->nedges = src->nedges;
-    dst->total_self = src->total_self;
-    /* not the lookup indexes: copying them per event was a sixth of the
-     * copy's cost, and a copy is only folded */
+    dst->total_self = 0;
+    for (uint32_t i = 0; i < src->nnodes; i++) {
+        dst->nodes[i] = src->nodes[i];
+        dst->nodes[i].self = profile_self(src, i, col);
+        dst->total_self += dst->nodes[i].self; /* checked by profile_total() */
+    }
+    for (uint32_t e = 0; e < src->nedges; e++) {
+        dst->edges[e] = src->edges[e];
+        dst->edges[e].cost = profile_edge_cost(src, e, col);
+    }
     index_clear(&dst->node_index);
     index_clear(&dst->edge_index);
 }
@@ -201,6 +251,18 @@ bool profile_add_self(struct profile *p, uint32_t node, uint64_t cost)
 {
     return add_u64(p->nodes[node].self, cost, &p->nodes[node].self) &&
            add_u64(p->total_self, cost, &p->total_self);
+}
+
+bool profile_add_self_more(struct profile *p, uint32_t node, const uint64_t *more)
+{
+    size_t width = p->ncols - 1;
+    return cost_row_add(cost_rows_row(&p->more_self, node, width), more, width);
+}
+
+bool profile_add_edge_more(struct profile *p, uint32_t edge, const uint64_t *more)
+{
+    size_t width = p->ncols - 1;
+    return cost_row_add(cost_rows_row(&p->more_cost, edge, width), more, width);
 }
 
 uint32_t profile_call_edge(struct profile *p, uint32_t caller, uint32_t callee)
@@ -299,22 +361,31 @@ void profile_resolve_call_targets(struct profile *p)
     if (moved) {
         /* Rebuild the edge list: redirected edges may now coincide. */
         struct call_edge *old = p->edges;
-        size_t nold = p->nedges;
+        struct cost_rows old_more = p->more_cost;
+        size_t nold = p->nedges, width = p->ncols - 1;
         p->edges = NULL;
         p->nedges = p->edges_cap = 0;
+        memset(&p->more_cost, 0, sizeof p->more_cost);
         index_clear(&p->edge_index);
         for (size_t i = 0; i < nold; i++) {
             uint32_t from = target[old[i].caller], to = target[old[i].callee];
-            if (!profile_add_call(p, from, to, old[i].cost)) {
-                /* Edge costs only weigh call paths against each other:
-                 * saturating a merged sum is harmless, wrapping is not. */
-                uint32_t e = find_edge(p, from, to);
-                if (e != NO_NODE)
-                    p->edges[e].cost = UINT64_MAX;
+            uint32_t e = profile_call_edge(p, from, to);
+            /* Edge costs only weigh call paths against each other:
+             * saturating a merged sum is harmless, wrapping is not. */
+            if (!add_u64(p->edges[e].cost, old[i].cost, &p->edges[e].cost))
+                p->edges[e].cost = UINT64_MAX;
+            if (width) {
+                uint64_t *row = cost_rows_row(&p->more_cost, e, width);
+                for (size_t k = 0; k < width; k++) {
+                    uint64_t cost = cost_rows_cell(&old_more, i * width + k);
+                    if (!add_u64(row[k], cost, &row[k]))
+                        row[k] = UINT64_MAX;
+                }
             }
             profile_add_call_count(p, from, to, old[i].calls);
         }
         free(old);
+        free(old_more.cells);
     }
     free(target);
     hashmap_free(&by_object_name);
