@@ -478,6 +478,7 @@ int main(int argc, char **argv)
     struct run_options opt;
     struct buf debug_dirs = {0}; /* --debug-dir values, ':'-separated */
     struct thread_values threads = {0};
+    heap_map_large_blocks();
     const char **inputs = xmalloc((size_t)argc * sizeof *inputs);
     size_t ninputs = 0;
     int status = parse_args(argc, argv, &opt, &debug_dirs, &threads, inputs, &ninputs);

@@ -1584,6 +1584,33 @@ static void test_profile_indexes(void)
     report("profile-indexes", !bad, why);
 }
 
+/* A stack's hash carried along a walk (stacks_path_hash(), words kept
+ * per pair of frames) is the hash stacks_add() gives the whole stack: a
+ * difference would intern one stack twice. */
+static void test_path_hash(void)
+{
+    char why[160] = "";
+    int bad = 0;
+    uint32_t frames[41];
+    uint64_t words[22];
+    uint64_t seed = 0x9e3779b97f4a7c15ULL;
+    for (int round = 0; round < 200 && !bad; round++) {
+        words[0] = HASH_START;
+        for (size_t n = 1; n <= 40 && !bad; n++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            frames[n - 1] = round % 2 ? (uint32_t)(seed >> 33) : (uint32_t)(seed >> 60);
+            if (n % 2 == 0)
+                words[n / 2] = stacks_path_word(words, frames, n / 2 - 1);
+            uint32_t carried = stacks_path_hash(words, frames, n);
+            uint32_t whole = strtab_hash((const char *)frames, n * sizeof *frames);
+            if ((bad = carried != whole))
+                snprintf(why, sizeof why, "round %d, %zu frames: carried %08x, whole %08x",
+                         round, n, carried, whole);
+        }
+    }
+    report("path-hash-carried", !bad, why);
+}
+
 /* A profile's costs as vectors (model.h): columns past 0 kept in rows,
  * moved with their edges when call targets are resolved, and each
  * column folded as a profile of that column alone would be. */
@@ -1810,6 +1837,7 @@ int main(int argc, char **argv)
     test_roots();
     test_profile_indexes();
     test_cost_vectors();
+    test_path_hash();
     test_readers();
     test_tree_reader();
     test_sections();

@@ -92,6 +92,7 @@ int read_callgrind(struct linereader *r, const char *first, size_t first_len,
     P->body.cost_blocks = read_cost_blocks();
     if (t->opt.by_address)
         part_expect_bytes(&P->body.part, t->input_bytes);
+    profile_expect_bytes(P->body.prof, t->input_bytes);
     P->names.empty_name = strtab_intern(t->names, "", 0);
     P->failure.d = d;
     P->failure.r = r;

@@ -430,8 +430,16 @@ static int emit_stacks(struct emitter *em, size_t col)
         weight_sum[t->node[i]] += t->weight[i];
 
     /* The preorder lets one array hold the current path: an entry's
-     * parent is always on it. */
+     * parent is always on it, and so does the hash of its words
+     * (stacks_path_hash): each path's hash takes a step from its
+     * parent's, not a pass over the path. */
     uint32_t *open_entry = xmalloc((t->count + 1) * sizeof *open_entry);
+    size_t costed = 0; /* paths that may be new stacks: those ending in self cost */
+    for (size_t i = 0; i < t->count; i++)
+        costed += p->nodes[t->node[i]].self > 0;
+    stacks_reserve(out, costed);
+    uint64_t *words = xmalloc((n / 2 + 2) * sizeof *words);
+    words[0] = HASH_START;
     size_t depth = 0;
     int rc = 0;
     for (size_t i = 0; i < t->count && rc == 0; i++) {
@@ -440,6 +448,8 @@ static int emit_stacks(struct emitter *em, size_t col)
             depth--;
         open_entry[depth] = (uint32_t)i;
         em->path[depth++] = em->frame[node];
+        if (depth % 2 == 0)
+            words[depth / 2] = stacks_path_word(words, em->path, depth / 2 - 1);
 
         uint64_t self = p->nodes[node].self;
         if (self == 0 || weight_sum[node] == 0)
@@ -447,9 +457,11 @@ static int emit_stacks(struct emitter *em, size_t col)
         uint64_t share = apportion_share(self, weight_done[node], t->weight[i],
                                          weight_sum[node]);
         weight_done[node] += t->weight[i];
-        if (share > 0 && !stacks_add(out, col, em->path, depth, share))
+        if (share > 0 && !stacks_add_hashed(out, col, em->path, depth,
+                                            stacks_path_hash(words, em->path, depth), share))
             rc = -1;
     }
+    free(words);
     for (size_t i = 0; i < n && rc == 0; i++) {
         if (p->nodes[i].self == 0 || weight_sum[i] > 0)
             continue;

@@ -83,6 +83,27 @@ bool stacks_add_column(struct stacks *s, size_t to, size_t from);
  * return false when a sum would overflow 64 bits. */
 bool stacks_add(struct stacks *s, size_t col, const uint32_t *frames, size_t nframes,
                 uint64_t count);
+/* Up to `more` new stacks are to come: room for them made at once. */
+void stacks_reserve(struct stacks *s, size_t more);
+/* stacks_add of a stack whose hash the caller carried along as it grew
+ * (stacks_path_hash()). */
+bool stacks_add_hashed(struct stacks *s, size_t col, const uint32_t *frames, size_t nframes,
+                       uint32_t hash, uint64_t count);
+/* The hash of frames[0 .. n) as stacks_add takes it, for a walk that
+ * grows a stack a frame at a time: words[k] is the hash of its first k
+ * pairs of frames (hash_word() from HASH_START, util.h), kept by the
+ * caller for k up to n / 2 (stacks_path_word()). */
+static inline uint32_t stacks_path_hash(const uint64_t *words, const uint32_t *frames, size_t n)
+{
+    size_t len = n * sizeof *frames;
+    return (uint32_t)hash_ending(words[hash_whole_words(len)], (const unsigned char *)frames,
+                                 len);
+}
+/* words[k + 1] from words[k], once frames 2k and 2k + 1 are set. */
+static inline uint64_t stacks_path_word(const uint64_t *words, const uint32_t *frames, size_t k)
+{
+    return hash_word(words[k], load64(frames + 2 * k));
+}
 /* stacks_add, returning the stack's id (UINT32_MAX on overflow). */
 uint32_t stacks_add_id(struct stacks *s, const uint32_t *frames, size_t nframes,
                        uint64_t count);
@@ -338,6 +359,10 @@ void profile_init(struct profile *p);
 void profile_free(struct profile *p);
 /* Empties p for the next part, of `ncols` columns. */
 void profile_reset(struct profile *p, size_t ncols);
+/* An input of `bytes` bytes is next: its lookup indexes sized for the
+ * functions and calls such an input has, rather than doubled (and every
+ * entry placed again) as they come. */
+void profile_expect_bytes(struct profile *p, uint64_t bytes);
 /* The sum of column `col`'s self costs into *sum; false on overflow. */
 bool profile_total(const struct profile *p, size_t col, uint64_t *sum);
 /* dst becomes src's graph with column `col`'s costs in column 0 (and

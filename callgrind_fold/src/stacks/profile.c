@@ -24,7 +24,7 @@ static void index_free(struct entry_index *ix)
 
 static void index_clear(struct entry_index *ix)
 {
-    if (ix->capacity)
+    if (ix->count) /* an index sized ahead is cleared only once used */
         memset(ix->slots, 0, ix->capacity * sizeof *ix->slots);
     ix->count = 0;
 }
@@ -63,6 +63,19 @@ static void index_grow(struct entry_index *ix, const struct profile *p, bool edg
         ix->slots[j] = v;
     }
     free(old.slots);
+}
+
+/* Room for `n` entries in an empty index, made at once. */
+static void index_expect(struct entry_index *ix, size_t n)
+{
+    size_t cap = 64;
+    while (cap < 2 * n)
+        cap *= 2;
+    if (ix->count || cap <= ix->capacity)
+        return;
+    free(ix->slots);
+    ix->slots = xcalloc(cap, sizeof *ix->slots);
+    ix->capacity = cap;
 }
 
 /* Room for one more entry.  Inline: every lookup that may insert asks. */
@@ -207,6 +220,18 @@ void profile_column(struct profile *dst, const struct profile *src, size_t col)
     }
     index_clear(&dst->node_index);
     index_clear(&dst->edge_index);
+}
+
+void profile_expect_bytes(struct profile *p, uint64_t bytes)
+{
+    /* callgrind writes a call in two lines of 30 bytes or more, and a
+     * function's in a few hundred: sized for fewer than a file can
+     * hold, as a table larger than its entries need is slower to look
+     * up in (more of it out of the caches) than one grown once more */
+    uint64_t most = (uint64_t)1 << 20;
+    uint64_t calls = bytes / 512, functions = bytes / 2048;
+    index_expect(&p->edge_index, (size_t)(calls < most ? calls : most));
+    index_expect(&p->node_index, (size_t)(functions < most ? functions : most));
 }
 
 /* Appends a node with no cost. */

@@ -161,6 +161,19 @@ bool stacks_add(struct stacks *s, size_t col, const uint32_t *frames, size_t nfr
     return count_in(s, col, id, count);
 }
 
+void stacks_reserve(struct stacks *s, size_t more)
+{
+    strtab_reserve(&s->paths, more);
+}
+
+bool stacks_add_hashed(struct stacks *s, size_t col, const uint32_t *frames, size_t nframes,
+                       uint32_t hash, uint64_t count)
+{
+    uint32_t id =
+        strtab_intern_hashed(&s->paths, (const char *)frames, nframes * sizeof *frames, hash);
+    return count_in(s, col, id, count);
+}
+
 void stacks_text_frames(struct stacks *s, const char *stack, size_t len,
                         struct stacks_text *out)
 {

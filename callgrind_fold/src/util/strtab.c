@@ -19,9 +19,9 @@ void strtab_free(struct strtab *t)
     strtab_init(t);
 }
 
-static void rehash(struct strtab *t)
+/* The slot table grown to `cap` slots, every entry placed again. */
+static void rehash_to(struct strtab *t, size_t cap)
 {
-    size_t cap = t->slot_cap ? t->slot_cap * 2 : 1024;
     uint64_t *slots = xcalloc(cap, sizeof *slots);
     for (size_t i = 0; i < t->slot_cap; i++) {
         uint64_t slot = t->slots[i];
@@ -35,6 +35,25 @@ static void rehash(struct strtab *t)
     free(t->slots);
     t->slots = slots;
     t->slot_cap = cap;
+}
+
+static void rehash(struct strtab *t)
+{
+    rehash_to(t, t->slot_cap ? t->slot_cap * 2 : 1024);
+}
+
+void strtab_reserve(struct strtab *t, size_t more)
+{
+    size_t want = t->count + more, cap = t->slot_cap ? t->slot_cap : 1024;
+    while (want * 2 > cap)
+        cap *= 2;
+    if (cap > t->slot_cap)
+        rehash_to(t, cap);
+    if (want > t->entries_cap) {
+        t->offset = xrealloc(t->offset, want * sizeof *t->offset);
+        t->length = xrealloc(t->length, want * sizeof *t->length);
+        t->entries_cap = want;
+    }
 }
 
 uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)

@@ -45,6 +45,13 @@ void heap_prefer_huge_pages(size_t reserve)
 #endif
 }
 
+void heap_map_large_blocks(void)
+{
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 256 << 10);
+#endif
+}
+
 void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);

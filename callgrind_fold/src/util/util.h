@@ -38,6 +38,9 @@ char *xstrndup(const char *s, size_t n);
  * time. Best effort, glibc only; large blocks then come from that heap
  * too. */
 void heap_prefer_huge_pages(size_t reserve);
+/* Blocks from 256 KiB up mapped of their own (glibc): grown by moving
+ * pages, not by copying, and zeroed by the kernel, not by calloc. */
+void heap_map_large_blocks(void);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 /* Grow *items (of item_size bytes) so that index `need` fits. */
@@ -200,6 +203,42 @@ static inline uint64_t load32(const void *p)
     return w;
 }
 
+/* hash_bytes() in its pieces, for a caller that grows a string at its
+ * end and hashes every prefix (a stack on a walk down a call tree): the
+ * hash of the whole words (hash_word from HASH_START) carried along, the
+ * ending (hash_ending) taken from the prefix's last bytes. */
+#define HASH_START 0xcbf29ce484222325ULL
+
+/* How many leading 8-byte words of a string of len bytes hash_word takes:
+ * all but the last 1 to 8 bytes. */
+static inline size_t hash_whole_words(size_t len)
+{
+    return len ? (len - 1) / 8 : 0;
+}
+
+static inline uint64_t hash_word(uint64_t h, uint64_t word)
+{
+    h = (h ^ word) * 0x100000001b3ULL;
+    return h ^ (h >> 29);
+}
+
+/* The hash of the len bytes at p, h being the hash of its whole words. */
+static inline uint64_t hash_ending(uint64_t h, const unsigned char *p, size_t len)
+{
+    size_t n = len - 8 * hash_whole_words(len); /* the last 1 to 8 bytes, or 0 */
+    const unsigned char *q = p + len - n;
+    uint64_t last;
+    if (len >= 8)
+        last = load64(p + len - 8);
+    else if (n >= 4)
+        last = load32(q) | load32(q + n - 4) << 32;
+    else if (n > 0)
+        last = (uint64_t)q[0] | (uint64_t)q[n / 2] << 8 | (uint64_t)q[n - 1] << 16;
+    else
+        last = 0;
+    return hash_mix(h ^ last, len);
+}
+
 /* Inline: called once per frame of every stack read. */
 static inline uint64_t hash_bytes(const void *data, size_t len)
 {
@@ -207,27 +246,14 @@ static inline uint64_t hash_bytes(const void *data, size_t len)
      * million frames for a million folded lines. So: whole 8-byte words,
      * and the last 1 to 8 bytes in one or two loads that may overlap
      * bytes already hashed (as wyhash does), never a loop over bytes; the
-     * length seeds the hash, as those loads do not tell it. Only the
-     * tables use these values: nothing is ordered or stored by them. */
+     * length goes in last, as those loads do not tell it (and so that a
+     * prefix's words hash alike in any longer string). Only the tables
+     * use these values: nothing is ordered or stored by them. */
     const unsigned char *p = data;
-    uint64_t h = 0xcbf29ce484222325ULL ^ len;
-    size_t n = len;
-    while (n > 8) {
-        h = (h ^ load64(p)) * 0x100000001b3ULL;
-        h ^= h >> 29;
-        p += 8;
-        n -= 8;
-    }
-    uint64_t last;
-    if (len >= 8)
-        last = load64(p + n - 8);
-    else if (n >= 4)
-        last = load32(p) | load32(p + n - 4) << 32;
-    else if (n > 0)
-        last = (uint64_t)p[0] | (uint64_t)p[n / 2] << 8 | (uint64_t)p[n - 1] << 16;
-    else
-        last = 0;
-    return hash_mix(h ^ last, 0);
+    uint64_t h = HASH_START;
+    for (size_t i = 0, words = hash_whole_words(len); i < words; i++)
+        h = hash_word(h, load64(p + 8 * i));
+    return hash_ending(h, p, len);
 }
 
 /* ---- strtab.c ---- */
@@ -252,6 +278,9 @@ struct strtab {
 void strtab_init(struct strtab *t);
 void strtab_free(struct strtab *t);
 uint32_t strtab_intern(struct strtab *t, const char *s, size_t len);
+/* Room for `more` strings beyond those in t, made at once rather than
+ * by doubling as they come (each doubling places every entry again). */
+void strtab_reserve(struct strtab *t, size_t more);
 /* strtab_intern in two steps, for a caller with other work to do between
  * them: the string's hash, whose slot can be fetched from memory early
  * (strtab_prefetch), and the interning with that hash. In a table too big

@@ -1,8 +1,10 @@
 /* write/: the last stage. Stacks in, the chosen output format out.
  *
- * Takes: the run's struct fold_ctx (the summed stacks, stacks/model.h,
- * the event, the call arcs when kept) in a struct render_job with the
- * options (job.h), and for --diff the base profile's.
+ * Takes: a struct render_job (job.h): the run's summed stacks
+ * (stacks/model.h, every event a column where the format shows them),
+ * the event and its columns, the call arcs when kept, the options, and
+ * for --diff the base profile's stacks or, for the reports, the parts
+ * of both runs (report.h).
  * Hands on: bytes on the output stream, one writer per format:
  *   folded stacks    foldedtext.c (stacks_write), its lines in the byte
  *                    order of order.c, and diff.c ("stack before after")
