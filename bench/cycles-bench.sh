@@ -64,7 +64,7 @@ for name, cmd in workloads:
     sys.stdout.flush()
 PY
 
-table=$ROOT/callgrind/cycletab_amd64.h
+table=$BUILD/valgrind/callgrind/cycletab_amd64.h
 entries=$(grep -c 'CYC_KEY(' "$table")
 obj=$(ls "$BUILD"/valgrind/callgrind/callgrind_amd64_linux-cycles.o 2>/dev/null || true)
 echo
@@ -72,6 +72,6 @@ echo "cost table: $entries forms; $(stat -c %s "$table") bytes of source"
 [ -z "$obj" ] || echo "cycles.o (decoder and table) in the tool: $(size "$obj" | awk 'NR == 2 { print $4 }') bytes"
 if command -v llvm-mca-19 >/dev/null 2>&1; then
     start=$(date +%s)
-    python3 "$ROOT/scripts/gen-cycle-table.py" -o "$W/cycles/table.h" 2>/dev/null
-    echo "generating it (scripts/gen-cycle-table.py): $(($(date +%s) - start)) s"
+    python3 "$BUILD/valgrind/callgrind/gen-cycle-table.py" -o "$W/cycles/table.h" 2>/dev/null
+    echo "generating it (callgrind/gen-cycle-table.py): $(($(date +%s) - start)) s"
 fi

@@ -1,14 +1,14 @@
 #!/bin/sh
-# callgrind/cycletab_amd64.h and cycletab_arm64.h are what
-# scripts/gen-cycle-table.py and gen-cycle-table-arm64.py make from Debian's
-# llvm-19 today: the committed cost tables of --cycle-estimation are
+# callgrind/cycletab_amd64.h and cycletab_arm64.h are what the series'
+# callgrind/gen-cycle-table.py and gen-cycle-table-arm64.py (in the build
+# tree) make from Debian's llvm-19 today: the committed cost tables of --cycle-estimation are
 # current and reproducible.
 . "$(dirname "$0")/lib.sh"
 command -v llvm-mca-19 >/dev/null 2>&1 && command -v llvm-mc-19 >/dev/null 2>&1 || {
     echo "SKIP: cycle-table (llvm-19 is not installed: apt-get install llvm-19)"; exit 0; }
 for arch in amd64 arm64; do
-    gen=$top/scripts/gen-cycle-table.py
-    [ $arch = amd64 ] || gen=$top/scripts/gen-cycle-table-arm64.py
+    gen=$TREE/callgrind/gen-cycle-table.py
+    [ $arch = amd64 ] || gen=$TREE/callgrind/gen-cycle-table-arm64.py
     table=callgrind/cycletab_$arch.h
     if ! python3 "$gen" -o "$scratch/$arch.h" 2> "$scratch/err"; then
         cat "$scratch/err"; fail "cycle-table: $(basename "$gen") runs"; continue
