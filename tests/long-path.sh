@@ -24,6 +24,12 @@ ran=$(grep -c '^[a-z0-9_-]*: ' "$out")
 failed=$(grep '^\*\*\* .* failed' "$out" | sed 's/^\*\*\* \([^ ]*\) failed.*/\1/' | sort -u | tr '\n' ' ')
 check "long-path: every callgrind regtest passes from the long path ($ran run)" [ -z "$failed" ] \
     || echo "  failed: $failed"
+# what a failure looked like: the copy is removed with the scratch directory
+for t in $failed; do
+    for d in "$long/build/valgrind/callgrind/tests/$t".*diff*; do
+        [ -f "$d" ] && { echo "  $d:"; head -n 40 "$d" | sed 's/^/    /'; }
+    done
+done
 
 for t in version folded-invariants; do
     if top=$long PREFIX=$PREFIX BUILD=$BUILD TREE=$long/build/valgrind sh "$long/tests/$t.sh" \
