@@ -157,8 +157,8 @@ uint32_t stacks_add_id(struct stacks *s, const uint32_t *frames, size_t nframes,
 bool stacks_add(struct stacks *s, size_t col, const uint32_t *frames, size_t nframes,
                 uint64_t count)
 {
-    uint32_t id = strtab_intern(&s->paths, (const char *)frames, nframes * sizeof *frames);
-    return count_in(s, col, id, count);
+    return stacks_add_hashed(s, col, frames, nframes,
+                             strtab_hash((const char *)frames, nframes * sizeof *frames), count);
 }
 
 void stacks_reserve(struct stacks *s, size_t more)
@@ -198,18 +198,9 @@ void stacks_text_frames(struct stacks *s, const char *stack, size_t len,
     strtab_prefetch(&s->paths, out->hash);
 }
 
-/* The count of stack t in column col. */
-static bool add_frames_in(struct stacks *s, size_t col, const struct stacks_text *t,
-                          uint64_t count)
-{
-    uint32_t id = strtab_intern_hashed(&s->paths, (const char *)t->frames,
-                                       t->n * sizeof *t->frames, t->hash);
-    return count_in(s, col, id, count);
-}
-
 bool stacks_add_frames(struct stacks *s, const struct stacks_text *t, uint64_t count)
 {
-    return add_frames_in(s, 0, t, count);
+    return stacks_add_hashed(s, 0, t->frames, t->n, t->hash, count);
 }
 
 void stacks_text_free(struct stacks_text *t)
@@ -225,7 +216,7 @@ bool stacks_add_text(struct stacks *s, size_t col, const char *stack, size_t len
     stacks_text_frames(s, stack, len, &t);
     s->scratch = t.frames;
     s->scratch_cap = t.cap;
-    return add_frames_in(s, col, &t, count);
+    return stacks_add_hashed(s, col, t.frames, t.n, t.hash, count);
 }
 
 uint32_t stacks_add_mapped(struct stacks *s, const struct stacks *from, uint32_t id,
