@@ -49,6 +49,8 @@ struct tree_reader {
     size_t dense_cap;
     struct hashmap sparse;
     uint32_t *frame_of;         /* name -> frame */
+    bool *inlined;              /* name -> "NAME [inlined]" (inlined code) */
+    size_t inlined_cap;
     size_t frame_cap;
     struct buf scratch;
 
@@ -170,6 +172,13 @@ static void fn_line(struct tree_reader *T, const char *p, const char *end)
         frame_append(&T->scratch, name, len, NULL, 0, &T->t->opt.style);
         T->frame_of[sid] = stacks_frame(T->t->stacks, T->scratch.data, T->scratch.len);
     }
+    static const char mark[] = " [inlined]";
+    size_t marklen = sizeof mark - 1;
+    size_t from = T->inlined_cap;
+    GROW(T->inlined, T->inlined_cap, (size_t)sid);
+    for (size_t i = from; i < T->inlined_cap; i++)
+        T->inlined[i] = false;
+    T->inlined[sid] = len > marklen && memcmp(name + len - marklen, mark, marklen) == 0;
     uint32_t old = name_of_id(T, id);
     if (old == sid)
         return;
@@ -372,12 +381,18 @@ static void check_depth(struct tree_reader *T, uint64_t depth)
              depth, T->depth);
 }
 
-static uint32_t node_name(struct tree_reader *T, uint64_t id)
+/* The name of a node's function id; inlined code is always below the
+ * function it is inlined into. */
+static uint32_t node_name(struct tree_reader *T, uint64_t id, uint64_t depth)
 {
     uint32_t name = name_of_id(T, id);
     if (name == NO_NAME)
         fail(T, "function id %" PRIu64 " is used before any \"fn: %" PRIu64 " NAME\" line",
              id, id);
+    if (depth == 1 && T->inlined[name])
+        fail(T, "inlined frame " TOKEN_FMT " at the root (it belongs below the "
+                "function it is inlined into)",
+             TOKEN_ARGS(strtab_str(&T->names, name), strtab_len(&T->names, name)));
     return name;
 }
 
@@ -446,7 +461,7 @@ static void node_line(struct tree_reader *T, const char *p, const char *end)
     if (p == end)
         fail(T, "node line without a function id");
     p = number(T, p, end, &id, "function id");
-    uint32_t name = node_name(T, id);
+    uint32_t name = node_name(T, id, depth);
     size_t column = 0, ncolumns = T->events.ncolumns;
     for (p = skip_blanks(p, end); p < end; p = skip_blanks(p, end)) {
         uint64_t v;
@@ -541,7 +556,7 @@ __attribute__((noinline)) static void fast_node_lines(struct tree_reader *T)
         }
         r->lineno++; /* before the checks, whose errors cite it */
         check_depth(T, depth);
-        uint32_t name = node_name(T, id);
+        uint32_t name = node_name(T, id, depth);
         add_node(T, depth, name, T->cols, n);
         p = nl + 1;
     }
@@ -653,6 +668,7 @@ static void free_reader(struct tree_reader *T)
     free(T->dense);
     hashmap_free(&T->sparse);
     free(T->frame_of);
+    free(T->inlined);
     buf_free(&T->scratch);
     buf_free(&T->descs);
     section_free(&T->head);
