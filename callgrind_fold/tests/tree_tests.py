@@ -207,6 +207,52 @@ def test_writers(binary, tag, check):
           rc == 0 and "data reads" in out and "call counts unknown" in out, err)
 
 
+INLINED = os.path.join(HERE, "cases", "tree_inlined.tree")
+
+
+def test_inlined(binary, tag, check):
+    """A tree with inlined frames (callgrind with --read-inline-info=yes;
+    tests/cases/tree_inlined.tree, whose folded and speedscope outputs are
+    golden cases): pprof makes each chain of inlined frames lines of the
+    location of the frame they are inlined into; the picture labels them
+    as other C++/Rust frames, " [inlined]" kept; --diff pairs the tree's
+    benchmark by name; --inline leaves a tree as it is."""
+    import pprof_tests
+    out = os.path.join(WORK, "inlined.pb.gz")
+    rc, _, err = fold(binary, ["-f", "pprof", "-o", out, INLINED])
+    ok = rc == 0 and err == ""
+    if ok:
+        prof = pprof_tests.decode_profile(open(out, "rb").read())
+        lines = sorted(len(l["lines"]) for l in prof["locations"].values())
+        stacks = pprof_tests.named_samples(prof)
+        trim = ("main", "wc::count_words", "wc::normalize",
+                "<str>::trim_matches::<wc::normalize::{closure#0}>")
+        # normalize and trim_matches inlined into count_words: one location
+        # of three lines; rustc_entry called from inlined code: its own
+        ok = (lines == [1, 1, 1, 2, 2, 3] and stacks.get(trim) == [200, 10]
+              and stacks.get(("main", "wc::count_words", "wc::normalize",
+                              "<hashbrown::map::HashMap<alloc::string::String, "
+                              "usize>>::rustc_entry")) == [50, 5])
+        err = "lines %s, stacks %s" % (lines, stacks)
+    check(tag + "tree/inlined/pprof-lines", ok, err)
+    rc, svg, err = fold(binary, ["-f", "svg", INLINED])
+    check(tag + "tree/inlined/svg-labels",
+          rc == 0 and ">wc::normalize [inlined]<" in svg
+          and ">str::trim_matches [inlined]<" in svg
+          and "&lt;str&gt;::trim_matches::&lt;wc::normalize::{closure#0}&gt; "
+              "[inlined] (200 instructions" in svg, err)
+    new = write("inlined_new.tree", open(INLINED).read()
+                .replace("\n3 4 300 40\n", "\n3 4 150 40\n")
+                .replace("totals: 730 83", "totals: 580 83"))
+    rc, md, err = fold(binary, ["--diff", INLINED, new, "-f", "md"])
+    check(tag + "tree/inlined/md-diff",
+          rc == 0 and "| bench::count | 730 | 580 | -20.5% |" in md, err + md)
+    rc, a, err = fold(binary, ["--inline", "--inline-cache=no", INLINED])
+    rc2, b, _ = fold(binary, [INLINED])
+    check(tag + "tree/inlined/inline-option-leaves-a-tree",
+          rc == rc2 == 0 and a == b and a.count("[inlined]") == 5, err)
+
+
 def measured(cmd, sanitized, timeout=120):
     """Exit status, seconds, peak memory (KB) and the frames per output
     line of cmd run alone, killed beyond 1.5 GB (a regression must fail
@@ -484,6 +530,7 @@ def run_all(binary, tag, report, check):
              ("inputs", lambda: test_inputs(binary, tag, check)),
              ("options", lambda: test_options(binary, tag, check)),
              ("writers", lambda: test_writers(binary, tag, check)),
+             ("inlined", lambda: test_inlined(binary, tag, check)),
              ("deep", lambda: test_deep(binary, tag, check)),
              ("fast-path-errors", lambda: test_fast_path_errors(binary, tag, check)),
              ("fast-path-sum-overflow", lambda: test_fast_path_sum_overflow(binary, tag, check)),
