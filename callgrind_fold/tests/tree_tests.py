@@ -212,10 +212,10 @@ INLINED = os.path.join(HERE, "cases", "tree_inlined.tree")
 
 def test_inlined(binary, tag, check):
     """A tree with inlined frames (callgrind with --read-inline-info=yes;
-    tests/cases/tree_inlined.tree, whose folded and speedscope outputs are
-    golden cases): pprof makes each chain of inlined frames lines of the
-    location of the frame they are inlined into; the picture labels them
-    as other C++/Rust frames, " [inlined]" kept; --diff pairs the tree's
+    tests/cases/tree_inlined.tree, whose folded outputs are golden cases):
+    pprof makes each chain of inlined frames lines of the
+    location of the frame they are inlined into; the picture and
+    speedscope label them as other C++/Rust frames, " [inlined]" kept; --diff pairs the tree's
     benchmark by name; --inline leaves a tree as it is."""
     import pprof_tests
     out = os.path.join(WORK, "inlined.pb.gz")
@@ -241,6 +241,16 @@ def test_inlined(binary, tag, check):
           and ">str::trim_matches [inlined]<" in svg
           and "&lt;str&gt;::trim_matches::&lt;wc::normalize::{closure#0}&gt; "
               "[inlined] (200 instructions" in svg, err)
+    rc, js, err = fold(binary, ["-f", "speedscope", INLINED])
+    names = []
+    if rc == 0:
+        import json
+        names = [f["name"] for f in json.loads(js)["shared"]["frames"]]
+    check(tag + "tree/inlined/speedscope-names",
+          names == ["main", "wc::count_words",
+                    "std::_Rb_tree::_M_insert_unique [inlined]",
+                    "wc::normalize [inlined]", "HashMap::rustc_entry",
+                    "str::trim_matches [inlined]"], err + str(names))
     new = write("inlined_new.tree", open(INLINED).read()
                 .replace("\n3 4 300 40\n", "\n3 4 150 40\n")
                 .replace("totals: 730 83", "totals: 580 83"))
