@@ -36,6 +36,10 @@ struct frame_style {
  * template argument such as foo<'a'> is not mistaken for one. */
 size_t frame_base_length(const char *name, size_t len);
 
+/* The base name of an object's path (after its last '/'), or the whole
+ * path when that is empty; *base_len is set to its length. */
+const char *object_base_name(const char *object, size_t len, size_t *base_len);
+
 /* Append the frame for a function: its (possibly folded) name, ";"
  * replaced by ":" so it cannot split the stack, and the object's base
  * name in brackets when asked for and known. */
