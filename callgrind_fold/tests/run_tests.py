@@ -868,6 +868,11 @@ def main():
     for binary, tag in binaries:
         thread_tests.run_all(binary, tag, check)
 
+    # Code without a symbol named by its object, in every output
+    import addrname_tests
+    for binary, tag in binaries:
+        addrname_tests.run_all(binary, tag, check)
+
     # The folded tree of callgrind --dump-folded=yes: tests/tree_tests.py
     import tree_tests
     for binary, tag in binaries:

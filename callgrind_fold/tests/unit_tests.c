@@ -160,6 +160,81 @@ static void test_frames(void)
     check_frame("f", "odd;obj", 0, 1, "f [odd:obj]");
 }
 
+/* Code without a symbol by its object (addrname.c): NULL when the name
+ * stays. */
+static void check_addr_name(const char *name, const char *object, const char *want)
+{
+    struct buf b = {0};
+    buf_append(&b, "kept", 4); /* appended to, never overwritten */
+    bool named = addr_name_by_object(&b, name, strlen(name), object, strlen(object));
+    const char *got = buf_cstr(&b);
+    char label[200], detail[300];
+    snprintf(label, sizeof label, "addr-name[%s|%s]", name, object);
+    snprintf(detail, sizeof detail, "got %s\"%s\", want \"%s\"", named ? "" : "(kept) ", got,
+             want ? want : "(kept)");
+    report(label,
+           want ? named && strncmp(got, "kept", 4) == 0 && strcmp(got + 4, want) == 0
+                : !named && strcmp(got, "kept") == 0,
+           detail);
+    buf_free(&b);
+}
+
+static void test_addr_names(void)
+{
+    const char *ld = "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2";
+    check_addr_name("0x000000000001ab70", ld, "ld-linux-x86-64.so.2+0x1ab70");
+    check_addr_name("0x0000000000026040 [PLT]", "/lib/libc.so.6", "libc.so.6+0x26040 [PLT]");
+    check_addr_name("0x00001000 [Data]", "/a/b", "b+0x1000 [Data]");
+    check_addr_name("0x10 [BSS]", "b", "b+0x10 [BSS]");
+    check_addr_name("0x10 [GOT]'2", "b", "b+0x10 [GOT]'2");
+    check_addr_name("0x00000000000106DC'2'main", "/lib/ld-linux-aarch64.so.1",
+                    "ld-linux-aarch64.so.1+0x106dc'2'main");
+    check_addr_name("0x0", "b", "b+0x0");
+    check_addr_name("0x0000", "b", "b+0x0");
+    check_addr_name("0xffffffffffffffff", "b", "b+0xffffffffffffffff");
+    check_addr_name("0x00000000000000000000ffffffffffffffff", "b", "b+0xffffffffffffffff");
+    check_addr_name("0x1ffffffffffffffff", "b", NULL);
+    check_addr_name("0x10", "/", "/+0x10");
+    check_addr_name("0x10", "/tmp/it's.so", "it_s.so+0x10");
+    check_addr_name("0x10'2", "/tmp/lib(x.so", "lib_x.so+0x10'2");
+    check_addr_name("0x10", "/tmp/lib(x).so", "lib(x).so+0x10");
+    check_addr_name("0x10", "/tmp/a)b.so", "a)b.so+0x10");
+    check_addr_name("0x10", "", NULL);
+    check_addr_name("0x10", "???", NULL);
+    check_addr_name("0x10", "/tmp/perf-4242.map", NULL);
+    check_addr_name("0x10", "/tmp/jit.map", NULL);
+    check_addr_name("0x", "b", NULL);
+    check_addr_name("0x12zz", "b", NULL);
+    check_addr_name("0x10 [PLT]x", "b", NULL);
+    check_addr_name("0x10 [FOO]", "b", NULL);
+    check_addr_name("0x10 [PLT] [PLT]", "b", NULL);
+    check_addr_name("0x10'", "b", NULL);
+    check_addr_name("0X10", "b", NULL);
+    check_addr_name("x10", "b", NULL);
+    check_addr_name("main", "b", NULL);
+    check_addr_name("0x10[PLT]", "b", NULL);
+
+    static const struct { const char *text; bool unknown, no_symbol; } kinds[] = {
+        {"0x0000000000401000", true, true},     {"0x401000 [PLT]", true, true},
+        {"0x401000'2", true, true},             {"0x401000 [???]", true, true},
+        {"0x1ffffffffffffffff", true, true},    {"ld.so+0x1ab70", false, true},
+        {"libc.so.6+0x26040 [PLT]", false, true}, {"my+lib.so+0x10", false, true},
+        {"0x", false, true},                    {"0xzz", false, true},
+        {"main", false, false},                 {"operator+", false, false},
+        {"a+0xzz", false, false},               {"+0x10", false, false},
+        {"(below main)", false, false},         {"JS:~f /x+0x1.js:1:1", false, false},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        const char *t = kinds[i].text;
+        char label[120];
+        snprintf(label, sizeof label, "addr-name-kind[%s]", t);
+        report(label,
+               addr_name_unknown(t, strlen(t)) == kinds[i].unknown &&
+                   addr_name_no_symbol(t, strlen(t)) == kinds[i].no_symbol,
+               kinds[i].unknown ? "want unknown" : "want known");
+    }
+}
+
 /* One group of tests/shortnames.txt: every raw name noted, then each
  * made and compared with its expected short name. */
 static void check_short_group(const char *title, bool templates, char **raw, char **want,
@@ -1826,6 +1901,7 @@ int main(int argc, char **argv)
 {
     test_apportion();
     test_frames();
+    test_addr_names();
     test_short_names(argc > 1 ? argv[1] : "tests/shortnames.txt");
     test_rust_demangle(argc > 2 ? argv[2] : "tests/rust_symbols.txt");
     test_shorten_raw();

@@ -107,8 +107,8 @@ static void open_objects(struct inline_ctx *ix, struct profile *p, struct strtab
                 continue;
             const char *name = strtab_str(names, p->nodes[i].name);
             size_t len = frame_base_length(name, strtab_len(names, p->nodes[i].name));
-            if (len == 0 || strncmp(name, "0x", 2) == 0 || name[0] == '(')
-                continue; /* no symbol: "0x0000000000401000", "(below main)" */
+            if (len == 0 || addr_name_no_symbol(name, len) || name[0] == '(')
+                continue; /* no symbol: "prog+0x401000", "(below main)" */
             samples[ns++] = (struct sample){name, len, lowest[i]};
         }
         find_bias(ix, o, samples, ns);

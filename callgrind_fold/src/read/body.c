@@ -30,14 +30,32 @@ static void inlined_frame(struct parser *P, const char *value, const char *end)
         profile_inlined_node(P->body.prof, &P->body.inlined_nodes, P->body.function, name);
 }
 
-/* The node of a function, made on first use. */
+/* Function `name` of `object` as every stage and output names it: code
+ * without a symbol, which callgrind names by its offset
+ * ("0x000000000001ab70"), by the object's base name and the offset when
+ * the object is a file ("ld-linux-x86-64.so.2+0x1ab70", addrname.c). */
+static uint32_t name_in_object(struct parser *P, uint32_t object, uint32_t name)
+{
+    const struct strtab *tab = P->names.tab;
+    struct buf *b = &P->names.scratch;
+    b->len = 0;
+    if (!addr_name_by_object(b, strtab_str(tab, name), strtab_len(tab, name),
+                             strtab_str(tab, object), strtab_len(tab, object)))
+        return name;
+    return strtab_intern(P->names.tab, b->data, b->len);
+}
+
+/* The node of a function, made on first use.  `object` is the one of its
+ * "ob=" (of "cob=" for a callee, else the caller's, as the format says):
+ * a callee's node and its "fn=" node are named alike. */
 static uint32_t function_node(struct parser *P, uint32_t object, uint32_t file,
                               uint32_t name)
 {
     struct node_memo *m = name < P->body.node_memo_cap ? &P->body.node_memo[name] : NULL;
     if (m && m->node != NO_NODE && m->object == object && m->file == file)
         return m->node;
-    uint32_t node = profile_function(P->body.prof, object, file, name);
+    uint32_t node =
+        profile_function(P->body.prof, object, file, name_in_object(P, object, name));
     if (!m) {
         size_t old = P->body.node_memo_cap;
         GROW(P->body.node_memo, P->body.node_memo_cap, (size_t)name);

@@ -24,6 +24,20 @@ size_t frame_base_length(const char *name, size_t len)
     return len;
 }
 
+const char *object_base_name(const char *object, size_t len, size_t *base_len)
+{
+    const char *base = object;
+    for (size_t i = 0; i < len; i++)
+        if (object[i] == '/')
+            base = object + i + 1;
+    *base_len = len - (size_t)(base - object);
+    if (*base_len == 0) { /* "/usr/lib/": no base name, the whole one */
+        base = object;
+        *base_len = len;
+    }
+    return base;
+}
+
 static void append_sanitized(struct buf *out, const char *s, size_t n)
 {
     size_t start = out->len;
@@ -42,15 +56,8 @@ void frame_append(struct buf *out, const char *name, size_t name_len,
     size_t n = style->keep_clones ? name_len : frame_base_length(name, name_len);
     append_sanitized(out, name, n);
     if (style->with_object && object_len > 0) {
-        const char *base = object;
-        for (size_t i = 0; i < object_len; i++)
-            if (object[i] == '/')
-                base = object + i + 1;
-        size_t base_len = object_len - (size_t)(base - object);
-        if (base_len == 0) {
-            base = object;
-            base_len = object_len;
-        }
+        size_t base_len;
+        const char *base = object_base_name(object, object_len, &base_len);
         buf_append(out, " [", 2);
         append_sanitized(out, base, base_len);
         buf_putc(out, ']');

@@ -2,7 +2,9 @@
  *
  * Takes: function names (from a profile's names) and a part's stacks.
  * Hands on: frame texts (frames.c: clone folding, ";" escaping,
- * "[object]"), readable names and labels (shortname.c, symlabel.c:
+ * "[object]"), names of code without a symbol by its object (addrname.c:
+ * "ld-linux-x86-64.so.2+0x1ab70", made by the reader of callgrind.out),
+ * readable names and labels (shortname.c, symlabel.c:
  * --frame=short), and stacks renamed (stacks_shorten) or re-rooted at
  * the user's code (roots.c), to the folding (fold.h), the pipeline and
  * the writers.  Depends on the model (model.h) and util/; shortname.c
@@ -36,12 +38,39 @@ struct frame_style {
  * template argument such as foo<'a'> is not mistaken for one. */
 size_t frame_base_length(const char *name, size_t len);
 
+/* The base name of an object's path (after its last '/'), or the whole
+ * path when that is empty; *base_len is set to its length. */
+const char *object_base_name(const char *object, size_t len, size_t *base_len);
+
 /* Append the frame for a function: its (possibly folded) name, ";"
  * replaced by ":" so it cannot split the stack, and the object's base
  * name in brackets when asked for and known. */
 void frame_append(struct buf *out, const char *name, size_t name_len,
                   const char *object, size_t object_len,
                   const struct frame_style *style);
+
+/* ---- addrname.c ---- */
+/* Code without a symbol: callgrind names it by its offset in its object,
+ * "0x000000000001ab70", with " [PLT]", " [Data]", " [BSS]" or " [GOT]"
+ * after it outside .text.  Code of a known object is named by the
+ * object's base name and the offset, as perf names it:
+ * "ld-linux-x86-64.so.2+0x1ab70", "libc.so.6+0x26040 [PLT]". */
+
+/* Appends the name by object of a function named by its address alone
+ * (and a clone suffix: "0x1ab70'2" -> "ld.so+0x1ab70'2"; hex lowercase,
+ * no leading zeros) in `object`, a file: not "" or "???" (no object),
+ * nor a perf map ("*.map"), whose JIT code keeps the map's names.  A
+ * quote or an unclosed bracket of the base name, which would move the
+ * clone suffix, is written '_'.  False, out unchanged, for any other
+ * name or object. */
+bool addr_name_by_object(struct buf *out, const char *name, size_t len, const char *object,
+                         size_t object_len);
+/* A frame of code no object and no map knows: named by its address
+ * alone ("0x..."), maybe followed by a clone suffix or " [object]". */
+bool addr_name_unknown(const char *text, size_t len);
+/* A function name without a symbol: "0x..." or "OBJ+0x..." (without its
+ * clone suffix). */
+bool addr_name_no_symbol(const char *name, size_t len);
 
 /* ---- shortname.c ---- */
 /* Readable frame names: perf-map names of JIT code (V8, CPython) reduced

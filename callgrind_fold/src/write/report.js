@@ -338,7 +338,7 @@
   function tableOfParts() {
     var ev = meta.defaultEvent, note = main.appendChild(el('p', 'cf-note'));
     note.textContent = parts.length + (parts.length === 1 ? ' part' : ' parts') +
-      '; click a row for its flame graph. Share in 0x...: cost of stacks ending in a frame named 0x... (unknown code), in ' +
+      '; click a row for its flame graph. Share in 0x...: cost of stacks ending in code no object or perf map knows (a frame named 0x...; code of a known object is named by it, libc.so.6+0x26040), in ' +
       events[ev][0] + '.';
     var wrap = main.appendChild(el('div', 'cf-tablewrap')), table = wrap.appendChild(el('table', 'cf-table'));
     var hr = table.appendChild(el('thead')).appendChild(el('tr'));

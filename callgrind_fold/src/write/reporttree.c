@@ -2,6 +2,7 @@
  * (reporttree.h). */
 #include "reporttree.h"
 #include "stacktrie.h"
+#include "stacks/present.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,11 +74,13 @@ struct trie {
     size_t self_cap, ncols;
 };
 
+/* Code no object and no perf map knows: the reader names code of a
+ * known object by it ("libc.so.6+0x26040"), so only this is "0x...". */
 static bool unknown_frame(const struct stacks *s, uint32_t frame)
 {
     size_t len;
     const char *text = stacks_frame_text(s, frame, &len);
-    return len > 2 && text[0] == '0' && text[1] == 'x';
+    return addr_name_unknown(text, len);
 }
 
 /* A frame's label in the trie: its name (stack_trie_label_fn). */
