@@ -9,10 +9,15 @@
 # with PREFIX=/usr: examples built against /usr/include/valgrind, profiled,
 # folded and drawn by /usr/bin/callgrind_fold), memcheck runs too, `man
 # callgrind_fold` shows its page, and `valgrind --version` is the
-# package's version.  Then `apt-get purge` removes it, and nothing it
-# installed is left (no file of its own under /usr, /etc or /opt in the
-# overlay's upper layer).  Needs root (mount namespace, chroot): SKIP
-# otherwise.
+# package's version.  CodSpeed's runner keeps it: with libc6-dbg removed
+# (as on a fresh runner machine), installing the package again brings it
+# back (when apt can get it from its cache or the mirror; else those checks
+# say SKIP), and every runner release's check of an installed Valgrind
+# passes (tests/codspeed-setup-check.py: `valgrind --version`, `dpkg -s
+# libc6-dbg`, libc's separate debug file).  Then `apt-get purge` removes
+# it, and nothing it installed is left (no file of its own under /usr,
+# /etc or /opt in the overlay's upper layer).  Needs root (mount
+# namespace, chroot): SKIP otherwise.
 . "$(dirname "$0")/lib.sh"
 
 skip() { echo "SKIP: deb ($*)"; exit 0; }
@@ -43,8 +48,9 @@ check "deb: the package's version $version is the series' valgrind's (upstream, 
 check "deb: Provides valgrind, Conflicts and Replaces it" \
     sh -c "dpkg-deb -f '$deb' Provides | grep -q '^valgrind (= 1:$version)' \
            && dpkg-deb -f '$deb' Conflicts | grep -qx valgrind && dpkg-deb -f '$deb' Replaces | grep -qx valgrind"
-check "deb: depends on libdw and zlib, recommends graphviz" \
+check "deb: depends on libdw, zlib and libc6-dbg (CodSpeed's runner wants it), recommends graphviz" \
     sh -c "dpkg-deb -f '$deb' Depends | grep -q libdw1 && dpkg-deb -f '$deb' Depends | grep -q zlib1g \
+           && dpkg-deb -f '$deb' Depends | tr ',' '\n' | grep -q '^ *libc6-dbg\( \|\$\)' \
            && dpkg-deb -f '$deb' Recommends | grep -q graphviz"
 check "deb: holds valgrind.h, callgrind.h, callgrind_fold and its man page, every tool" \
     sh -c "dpkg-deb -c '$deb' > '$scratch/contents' && for f in ./usr/include/valgrind/valgrind.h \
@@ -119,8 +125,35 @@ tot=$(sed -n 's/^totals: \([0-9]*\).*/\1/p' demo/calls.callgrind.out)
     || no "the demo's folded stacks sum to $sum, totals $tot"
 MANPAGER=cat MANWIDTH=80 man callgrind_fold 2> /dev/null | grep -q 'callgrind_fold' \
     && ok "man callgrind_fold shows its page" || no "man callgrind_fold shows its page"
+# CodSpeed's runner on a machine without libc6-dbg, as GitHub's are:
+# libc6-dbg of every architecture removed (with what depends on it, as apt
+# does), then the package installed again must bring it back.  Only when
+# apt can give it back (from its cache or the mirror): else the runner's
+# libc checks say SKIP.
+arch=$(dpkg --print-architecture)
+libc_skip=
+dbg=$(dpkg-query -W -f='${binary:Package} ${db:Status-Status}\n' 'libc6-dbg:*' 2>/dev/null | awk '$2 == "installed" { print $1 }')
+if [ "$(echo "$dbg" | grep -c .)" -gt 1 ]; then
+    echo "  info: libc6-dbg is installed for more than one architecture here ($(echo $dbg)): \`dpkg -s libc6-dbg\` is ambiguous and fails, so CodSpeed's runners 4.17.6-5.1.x would reinstall their valgrind at every run over any other"
+fi
+if apt-get install -y -q --reinstall --download-only "libc6-dbg:$arch" > /tmp/apt-dbg.log 2>&1; then
+    # shellcheck disable=SC2086 # one word per package
+    if apt-get purge -y -q $dbg > /tmp/apt-purge-dbg.log 2>&1 && apt-get install -y -q "$deb" > /tmp/apt-install2.log 2>&1; then
+        apt-mark showauto "libc6-dbg:$arch" | grep -q . \
+            && ok "on a machine without libc6-dbg, apt-get install ./$(basename "$deb") brings it" \
+            || no "on a machine without libc6-dbg, apt-get install ./$(basename "$deb") leaves it out"
+    else
+        tail -n 15 /tmp/apt-purge-dbg.log /tmp/apt-install2.log
+        no "removing libc6-dbg, then installing the package again"
+    fi
+else
+    libc_skip="libc6-dbg cannot be downloaded here ($(tail -n 1 /tmp/apt-dbg.log)): whether the package brings it is not tested"
+    echo "SKIP: deb: the package brings libc6-dbg ($libc_skip)"
+fi
+python3 "$top/tests/codspeed-setup-check.py" installed --label "deb: " --libc-skip "$libc_skip"
 dpkg -L callgrind-fold | sort > /tmp/pkg-files
-if apt-get purge -y -q callgrind-fold > /tmp/apt-purge.log 2>&1; then
+# with libc6-dbg when it came with the package, as apt-get autoremove would
+if apt-get purge -y -q callgrind-fold $([ -n "$libc_skip" ] || echo "libc6-dbg:$arch") > /tmp/apt-purge.log 2>&1; then
     ok "apt-get purge callgrind-fold"
 else
     tail -n 15 /tmp/apt-purge.log; no "apt-get purge callgrind-fold"
