@@ -106,7 +106,6 @@ fi
 pid=$(basename "$prof" .out)
 twin=$out/$pid.folded
 perfmap=/tmp/perf-$pid.map # written by the plugin's native addon
-trap 'cleanup; rm -f "$perfmap"' EXIT
 check "harness-node: the folded twin $pid.folded exists" [ -s "$twin" ]
 python3 "$top/tests/harness-check.py" --fold "$fold" --label harness-node --file bench.mjs \
     --bench "parse rows" --bench "fib 15" --bench "string building" \

@@ -73,7 +73,6 @@ prof=$(ls "$out"/*.out 2> /dev/null | head -n 1)
 pid=$(basename "$prof" .out)
 twin=$out/$pid.folded
 perfmap=/tmp/perf-$pid.map # written by V8
-trap 'cleanup; rm -f "$perfmap"' EXIT
 check "perfmap-node: the folded twin $pid.folded exists" [ -s "$twin" ]
 check "perfmap-node: V8 wrote $perfmap naming the script's functions" \
     grep -q "^[0-9a-f]* [0-9a-f]* JS:[*^~]\?fib $scratch/work.js:" "$perfmap"

@@ -133,7 +133,6 @@ fi
 pid=$(basename "$prof" .out)
 twin=$out/$pid.folded
 perfmap=/tmp/perf-$pid.map # written by the trampolines
-trap 'cleanup; rm -f "$perfmap"' EXIT
 check "$label: the folded twin $pid.folded exists" [ -s "$twin" ]
 check "$label: the perf map $perfmap exists" [ -s "$perfmap" ]
 # the Python functions (trampolines) of this file: "py::<qualname>:<path>"

@@ -68,7 +68,6 @@ old=$(bench old 1 "string building" "") && [ -n "$old" ] \
     || { fail "report-diff-node: the first run under callgrind"; finish; }
 new=$(bench new 2 "string concat" '.add("fib 10", () => { fib(10); })') && [ -n "$new" ] \
     || { fail "report-diff-node: the second run under callgrind"; finish; }
-trap 'cleanup; rm -f /tmp/perf-$(basename "$old" .out).map /tmp/perf-$(basename "$new" .out).map' EXIT
 
 # REPORT_KEEP=DIR: keep both runs' profiles for a look
 if [ -n "${REPORT_KEEP:-}" ]; then
