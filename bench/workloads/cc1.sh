@@ -22,4 +22,6 @@ if [ ! -s "$work/m_libcbase.i" ]; then
          -DVG_PLATFORM='"amd64-linux"' m_libcbase.c -o "$work/m_libcbase.i.tmp") &&
     mv "$work/m_libcbase.i.tmp" "$work/m_libcbase.i"
 fi
+[ -s "$work/m_libcbase.i" ] || {
+    echo "cannot preprocess $tree/coregrind/m_libcbase.c (a configured Valgrind tree)" >&2; exit 1; }
 echo "$cc1 -quiet -O2 $work/m_libcbase.i -o $work/m_libcbase.s"
