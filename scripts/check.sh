@@ -181,7 +181,8 @@ run_project_test() {
         grep -E '^(PASS|FAIL|SKIP): ' "$out" | sed "s/^\([A-Z]*\): /\1: $name: /" | tee -a "$results"
         [ $rc -eq 0 ] || grep -q '^FAIL: ' "$out" || report FAIL "$name (exit status $rc)"
     elif [ $rc -eq 0 ]; then
-        report PASS "$name"
+        # a test that says nothing may have tested nothing
+        report FAIL "$name (exit status 0 but no PASS/FAIL/SKIP line)"
     else
         report FAIL "$name"
     fi
@@ -207,7 +208,10 @@ fold_suite() {
     rc=$?
     cat "$out" >> "$log"
     grep -E '^(PASS|FAIL|SKIP): ' "$out" | sed "s/^\([A-Z]*\): /\1: $label: /" | tee -a "$results"
-    if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out"; then
+    if ! grep -q -E '^(PASS|FAIL|SKIP): ' "$out"; then
+        report FAIL "$label: make $target printed no test line (exit status $rc)"
+        tail -n 20 "$out"
+    elif [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out"; then
         report FAIL "$label: make $target (exit status $rc)"
         tail -n 20 "$out"
     fi

@@ -22,11 +22,13 @@ coverage() {
     cycle_coverage_checks "cycle-coverage: $prog" "$scratch/$prog.log" "$scratch/$prog.out"
 }
 
-if cmd=$("$top/bench/workloads/cc1.sh" "$TREE" "$scratch" 2>"$scratch/err"); then
-    coverage cc1 $cmd
-else
-    echo "SKIP: cycle-coverage: cc1 ($(cat "$scratch/err"))"
-fi
+# cc1.sh exits 3 when this machine has no gcc cc1; else it needs $TREE
+cmd=$("$top/bench/workloads/cc1.sh" "$TREE" "$scratch" 2>"$scratch/err")
+case $? in
+    0) coverage cc1 $cmd ;;
+    3) echo "SKIP: cycle-coverage: cc1 ($(cat "$scratch/err"))" ;;
+    *) cat "$scratch/err"; fail "cycle-coverage: cc1: preparing the workload in $TREE" ;;
+esac
 
 # 3.13 only: which instruction forms run depends on the compiler that built
 # the interpreter more than on its version, and a run takes about 20 s.
@@ -43,6 +45,6 @@ fi
 if command -v node >/dev/null 2>&1; then
     coverage node "$(command -v node)" --perf-basic-prof "$top/bench/workloads/jswork.js" 1
 else
-    echo "SKIP: cycle-coverage: node (not installed)"
+    echo "SKIP: cycle-coverage: node (node is not installed)"
 fi
 finish

@@ -9,8 +9,13 @@
 #    branch simulation and system call times;
 #  - callgrind_fold's folded text of the tree sums to the totals too.
 . "$(dirname "$0")/lib.sh"
-cmd=$("$top/bench/workloads/cc1.sh" "$TREE" "$scratch" 2>"$scratch/err") || {
-    echo "SKIP: cc1: $(cat "$scratch/err")"; exit 0; }
+# cc1.sh exits 3 when this machine has no gcc cc1; else it needs $TREE
+cmd=$("$top/bench/workloads/cc1.sh" "$TREE" "$scratch" 2>"$scratch/err")
+case $? in
+    0) ;;
+    3) echo "SKIP: cc1 ($(cat "$scratch/err"))"; exit 0 ;;
+    *) fail "cc1: preparing the workload in $TREE"; cat "$scratch/err"; finish ;;
+esac
 "$PREFIX/bin/valgrind" -q --tool=callgrind --branch-sim=yes --collect-systime=nsec \
     --dump-folded=yes --callgrind-out-file="$scratch/cg.out" \
     --folded-out-file="$scratch/cg.tree" $cmd 2> "$scratch/vg.err" || {

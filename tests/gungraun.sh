@@ -73,7 +73,8 @@ for way in valgrind-opts callgrind-args; do
         || { fail "gungraun: $way: gungraun_check.py ran"; sed 's/^/  /' "$scratch/$way.check"; }
     trees=$(sed -n 's/^TREES //p' "$scratch/$way.check")
     profile=$(sed -n 's/^PROFILE //p' "$scratch/$way.check")
-    [ -n "$trees" ] && [ -f "$profile" ] || continue
+    [ -n "$trees" ] && [ -f "$profile" ] \
+        || { fail "gungraun: $way: the run left folded trees and a profile to fold"; continue; }
     # callgrind_fold on the trees: exact, the profile's totals, the benchmark's frames
     # shellcheck disable=SC2086 # one word per tree
     "$fold" $trees > "$scratch/$way.folded" 2> "$scratch/$way.err"

@@ -58,7 +58,8 @@ same() {
     "$PREFIX/bin/valgrind" -q --tool=callgrind --dump-instr=yes --dump-folded=yes \
         --read-inline-info=yes --callgrind-out-file="$out" --folded-out-file="$tree" \
         "$bin" > "$scratch/$b.run" 2>&1
-    if ! check "inline-tree: $b: runs under callgrind, tree beside" [ -s "$out" ] && [ -s "$tree" ]; then
+    if ! check "inline-tree: $b: runs under callgrind, tree beside" \
+            sh -c '[ -s "$1" ] && [ -s "$2" ]' - "$out" "$tree"; then
         sed 's/^/  /' "$scratch/$b.run"
         return
     fi
@@ -106,5 +107,9 @@ sys.exit(0 if ok else 1)' "$scratch/traces" || sed 's/^/  /' "$scratch/traces" |
     else
         echo "SKIP: inline-tree: pprof (go is not installed: apt-get install golang-go)"
     fi
+elif ! command -v gcc > /dev/null 2>&1; then
+    echo "SKIP: inline-tree: pprof (gcc is not installed: its tree is pprof's input)"
+else
+    fail "inline-tree: pprof: not run (no gcc program and tree, see above)"
 fi
 finish

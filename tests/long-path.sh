@@ -9,10 +9,10 @@
 
 long=$scratch/a-deliberately-long-checkout-path/$(printf 'level-%s-of-a-deep-tree/' 1 2 3 4 5 6 7 8 9 10)callgrind-fold.clone
 mkdir -p "$(dirname "$long")"
+command -v git > /dev/null 2>&1 || { echo "SKIP: long-path (git is not installed)"; exit 0; }
 if ! git clone -q --no-hardlinks "$top" "$long" 2> "$scratch/clone.err"; then
-    skip_reason=$(tail -n 1 "$scratch/clone.err")
-    echo "SKIP: long-path (cannot clone the checkout: $skip_reason)"
-    exit 0
+    fail "long-path: cloning the checkout ($(tail -n 1 "$scratch/clone.err"))"
+    finish
 fi
 echo "  info: checkout at $long (${#long} characters)"
 mkdir -p "$long/build"

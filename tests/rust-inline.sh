@@ -102,5 +102,7 @@ if [ -x "$r/release" ] && [ -s "$scratch/release.out" ]; then
         "$scratch/rebuilt.err" || sed 's/^/  /' "$scratch/rebuilt.err"
     check "rust-inline: rebuilt after profiling: not expanded" \
         sh -c '! grep -q "wc::[a-z_]* \[inlined\]" "$1"' - "$scratch/rebuilt.folded"
+else
+    fail "rust-inline: rebuilt after profiling: not run (no release build and profile, see above)"
 fi
 finish

@@ -64,8 +64,10 @@ check "threads-pool: -f html exits 0" [ $? -eq 0 ] || cat "$scratch/html.err"
 pw=$BUILD/npm-browser/node_modules/playwright-core
 [ -d "$pw" ] || npm install --no-save --no-audit --no-fund --prefix "$BUILD/npm-browser" \
     playwright-core > "$scratch/npm.log" 2>&1
-if ! command -v chromium > /dev/null 2>&1 || [ ! -d "$pw" ]; then
-    echo "SKIP: threads-pool: report page in Chromium (no chromium, or playwright-core from npm)"
+if ! command -v chromium > /dev/null 2>&1; then
+    echo "SKIP: threads-pool: report page in Chromium (chromium is not installed: apt-get install chromium)"
+elif [ ! -d "$pw" ]; then
+    echo "SKIP: threads-pool: report page in Chromium (playwright-core could not be installed from npm: $(tail -n 1 "$scratch/npm.log" 2>/dev/null))"
 else
     mkdir -p "$scratch/chromium"
     node "$top/tests/threads_html_check.js" "$(dirname "$pw")" "$(command -v chromium)" "$html" \

@@ -11,8 +11,8 @@
 set -eu
 tree=$1 work=$2
 cc1=$(gcc -print-prog-name=cc1 2>/dev/null || true)
-case $cc1 in /*) ;; *) echo "no gcc cc1 found" >&2; exit 3 ;; esac
-[ -x "$cc1" ] || { echo "no gcc cc1 found" >&2; exit 3; }
+case $cc1 in /*) ;; *) echo "gcc's cc1 is not installed (apt-get install gcc)" >&2; exit 3 ;; esac
+[ -x "$cc1" ] || { echo "gcc's cc1 is not installed (apt-get install gcc)" >&2; exit 3; }
 mkdir -p "$work"
 if [ ! -s "$work/m_libcbase.i" ]; then
     (cd "$tree/coregrind" &&
@@ -22,4 +22,6 @@ if [ ! -s "$work/m_libcbase.i" ]; then
          -DVG_PLATFORM='"amd64-linux"' m_libcbase.c -o "$work/m_libcbase.i.tmp") &&
     mv "$work/m_libcbase.i.tmp" "$work/m_libcbase.i"
 fi
+[ -s "$work/m_libcbase.i" ] || {
+    echo "cannot preprocess $tree/coregrind/m_libcbase.c (a configured Valgrind tree)" >&2; exit 1; }
 echo "$cc1 -quiet -O2 $work/m_libcbase.i -o $work/m_libcbase.s"

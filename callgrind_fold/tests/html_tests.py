@@ -398,7 +398,7 @@ def test_threads(binary, tag, check):
 def test_cc1_speed(binary, tag, check, report):
     name = tag + "html/cc1-page-under-4s-and-5MB"
     if not os.path.exists(CC1):
-        report("SKIP", name, "no %s" % CC1)
+        report("SKIP", name, "%s is missing (a benchmark profile of this machine's)" % CC1)
         return None
     out = os.path.join(WORK, "cc1.html")
     start = time.monotonic()
@@ -440,7 +440,10 @@ def page_works(out, page):
 def test_browser(binary, demo, cc1_page, check, report):
     import test_render
     name = "html/chromium-parts-render-search-zoom"
-    tools = test_render.browser_tools(name, report)
+    tools = test_render.browser_tools(
+        [name, "html/chromium-diff-page", "html/chromium-threads-drawn-in-order",
+         "html/chromium-300-parts-first-graph-under-3s", "html/chromium-cc1-first-graph-under-3s"],
+        report)
     if not tools:
         return
     node, pw, chromium = tools
@@ -466,7 +469,9 @@ def test_browser(binary, demo, cc1_page, check, report):
     print("  html: screenshot of the diff page: %s" % shot, flush=True)
     # a threaded profile: each part's threads drawn side by side, in order
     pages = thread_pages(binary)
-    if pages[0]:
+    if not pages[0]:
+        check("html/chromium-threads-drawn-in-order", False, "-f html of the pool tree failed")
+    else:
         tpage, meta, _ = pages[0]
         shot = os.path.join(WORK, "browser-threads.png")
         out = browser_run(node, pw, chromium, tpage, shot)
@@ -491,7 +496,7 @@ def test_browser(binary, demo, cc1_page, check, report):
           (os.path.getsize(page) / 1e6, first), flush=True)
     name = "html/chromium-cc1-first-graph-under-3s"
     if not cc1_page:
-        report("SKIP", name, "no cc1 page (%s missing)" % CC1)
+        report("SKIP", name, "no cc1 page (%s is missing)" % CC1)
         return
     shot = os.path.join(WORK, "browser-cc1.png")
     out = browser_run(node, pw, chromium, cc1_page, shot, "timing")

@@ -260,7 +260,7 @@ def self_test(nm, cc):
     name = "layout/self-test"
     cc = shlex.split(cc)
     if not cc or not shutil.which(cc[0]):
-        report("SKIP", name, "no C compiler %s" % " ".join(cc))
+        report("SKIP", name, "the C compiler %s is not installed" % " ".join(cc))
         return
     with tempfile.TemporaryDirectory() as tmp:
         src, obj = os.path.join(tmp, "src"), os.path.join(tmp, "obj")
@@ -332,7 +332,7 @@ def main():
     if not shutil.which(nm):
         for test in (["layout/self-test"] if a.self_test else []) + \
                     (["layout/no-cycles", "layout/max-lines"] if a.objdir else []):
-            report("SKIP", test, "no %s" % nm)
+            report("SKIP", test, "%s is not installed (binutils)" % nm)
         return 0
     if a.self_test:
         self_test(nm, os.environ.get("CC") or "cc")

@@ -8,7 +8,11 @@ expected stacks are facts about those programs' call structure, not copies
 of earlier output.
 
 Environment: VALGRIND, CALLGRIND_ANNOTATE, VALGRIND_INCLUDE (callgrind.h),
-CC, CLANG, CHECK_FUZZ_SECONDS, MAKE.
+CC, CLANG, CHECK_FUZZ_SECONDS, MAKE.  VALGRIND is expected to be this
+project's patched build: a capability of the patches it lacks is a FAIL
+(golden/valgrind-is-patched says so first).  SKIP is for a program this
+machine lacks (a compiler, go, chromium ...), named in the line; a program
+given as a path that is not there is a FAIL.
 """
 import argparse
 import glob
@@ -39,6 +43,28 @@ def report(status, name, detail=""):
 def check(name, ok, detail=""):
     report("PASS" if ok else "FAIL", name, detail)
     return ok
+
+
+def missing(name, program, what):
+    """The test name cannot run without program (as given: a path or a
+    name looked up in PATH), which is not there.  A name not on PATH is
+    this machine's lack: SKIP.  A path is a build the caller said is
+    there (VALGRIND=dist/bin/valgrind): FAIL."""
+    if os.sep in program:
+        report("FAIL", name, "%s: no such program (%s)" % (program, what))
+    else:
+        report("SKIP", name, "%s is not installed (no %s on PATH)" % (what, program))
+
+
+def patched_valgrind(valgrind):
+    """golden/valgrind-is-patched: the golden tests profile with our
+    patched callgrind (dist/bin/valgrind); one line saying so when
+    VALGRIND is another, before the tests of its options fail."""
+    p = run([valgrind, "--tool=callgrind", "--help"])
+    text = p.stdout.decode("utf-8", "replace")
+    return check("golden/valgrind-is-patched", "--dump-folded=" in text,
+                 "%s --tool=callgrind --help lists no --dump-folded: not this project's "
+                 "build (set VALGRIND to its dist/bin/valgrind)" % valgrind)
 
 
 def run(cmd, timeout=600, **kw):
@@ -167,6 +193,8 @@ def test_cases(binary, tag, env=None):
     env: as fold()'s."""
     inputs_found = glob.glob(os.path.join(HERE, "cases", "*.cg")) + \
         glob.glob(os.path.join(HERE, "cases", "*.tree"))
+    if not tag and env is None:
+        check_cases_classified(inputs_found)
     for path in sorted(inputs_found):
         base = os.path.splitext(path)[0]
         name = os.path.basename(base)
@@ -189,12 +217,41 @@ def test_cases(binary, tag, env=None):
                   "rc %d, stderr %s, got %r" % (rc, err.strip(), out))
 
 
+def check_cases_classified(inputs):
+    """Every file of tests/cases belongs to a case that runs: an input
+    with its .why and at least one .expected, or a NAME[.VARIANT].args,
+    .expected or .more of such an input.  Anything else would be a test
+    that silently never runs."""
+    names = {os.path.splitext(os.path.basename(p))[0] for p in inputs}
+    stray, unexplained = [], []
+    for f in sorted(os.listdir(os.path.join(HERE, "cases"))):
+        name, _, rest = f.partition(".")
+        variant, _, kind = rest.rpartition(".")
+        if name not in names or kind not in ("cg", "tree", "why", "more", "args", "expected") \
+                or (kind == "args" and not os.path.exists(os.path.join(
+                    HERE, "cases", f[:-len("args")] + "expected"))) \
+                or (variant and kind not in ("args", "expected")):
+            stray.append(f)
+    for name in sorted(names):
+        base = os.path.join(HERE, "cases", name)
+        if not os.path.exists(base + ".why") or not glob.glob(base + "*.expected"):
+            unexplained.append(name)
+    check("case/every-file-belongs-to-a-case", not stray, "not run: " + " ".join(stray))
+    check("case/every-input-has-why-and-expected", not unexplained, " ".join(unexplained))
+
+
 def test_malformed(binary, tag, env=None, generated=True, listed=True):
     """With `listed`, every file in tests/malformed must be rejected with
     exit status 2 and a FILE:LINE: message naming the expected line; with
     `generated`, also big and odd inputs made here, and bad usage.  env:
     as fold()'s."""
     mdir = os.path.join(HERE, "malformed")
+    if listed and not tag and env is None:
+        # a file of tests/malformed that EXPECT does not list never runs
+        listed_names = {l.split()[0] for l in open(os.path.join(mdir, "EXPECT"))
+                        if l.strip() and not l.startswith("#")}
+        unlisted = sorted(set(os.listdir(mdir)) - listed_names - {"EXPECT"})
+        check("malformed/every-file-listed-in-EXPECT", not unlisted, " ".join(unlisted))
     for line in open(os.path.join(mdir, "EXPECT")) if listed else ():
         if not line.strip() or line.startswith("#"):
             continue
@@ -461,11 +518,12 @@ def test_golden(g, binary, tag, results):
     # 5. Threads, one file each: workers' stacks never contain main.
     files = g.profile("threads", ["--separate-threads=yes"])
     check(tag + "golden/threads/one-file-per-thread", len(files) >= 2, str(files))
+    # --separate-threads=yes leaves the base file empty: skipped, said once.
     empty = [f for f in glob.glob(files[0].rsplit("-", 1)[0] + "*") if os.path.getsize(f) == 0]
-    if empty:
-        rc, out, err = fold(binary, empty + files)
-        check(tag + "golden/threads/empty-base-file-skipped",
-              rc == 0 and "skipped 1 empty input" in err, err)
+    rc, out, err = fold(binary, empty + files)
+    check(tag + "golden/threads/empty-base-file-skipped",
+          len(empty) == 1 and rc == 0 and "skipped 1 empty input" in err,
+          "empty files %s: %s" % (empty, err))
     stacks, _ = fold_files("golden/threads/separate-threads", files)
     if stacks is not None:
         ok = (any("worker" in s for s, _ in stacks) and
@@ -477,7 +535,10 @@ def test_golden(g, binary, tag, results):
     # A pool of named threads: a part is one benchmark, its sections its
     # threads (tests/thread_tests.py).
     import thread_tests
-    thread_tests.golden(g, binary, tag, check, report)
+    try:
+        thread_tests.golden(g, binary, tag, check, report)
+    except RuntimeError as e:  # one failed run; the other golden tests go on
+        report("FAIL", tag + "threads/golden", str(e))
 
     # 6. Recursion: cycles folded without losing cost.
     for vname, opts in (("default", []), ("separate-recs=1", ["--separate-recs=1"]),
@@ -532,30 +593,27 @@ def test_golden(g, binary, tag, results):
           rc == 0 and rc1 == 0 and parse_folded(out) == [(s, 2 * c) for s, c in default_out]
           and err == "", err)
 
-    # 10. callgrind --dump-folded (our patched callgrind) when available:
-    # "yes" writes the folded tree, exact stacks of every event; "text"
-    # (or "yes" of older builds) folded stacks, passed through.
-    for mode in ("yes", "text"):
+    # 10. callgrind --dump-folded (our patched callgrind): "yes" writes
+    # the folded tree, exact stacks of every event; "text" folded stacks,
+    # passed through.  A valgrind without the option fails here (and in
+    # golden/valgrind-is-patched, which says why).
+    for mode, kind in (("yes", "tree"), ("text", "stacks")):
         name = "golden/calls/dump-folded=" + mode
-        probe = run([g.valgrind, "--tool=callgrind", "--dump-folded=" + mode,
-                     "--folded-out-file=" + os.path.join(WORK, "probe.folded"),
-                     "--callgrind-out-file=" + os.path.join(WORK, "probe.out"), "/bin/true"])
-        if probe.returncode != 0:
-            report("SKIP", tag + name, "this valgrind has no --dump-folded=" + mode)
-            continue
         folded = os.path.join(WORK, "calls.folded." + mode)
-        files = g.profile("calls", ["--dump-folded=" + mode, "--folded-out-file=" + folded],
-                          clean=[folded])
-        check_dump_folded(binary, tag + name, files, folded)
-        with open(folded, "rb") as f:
-            if mode == "yes" and f.readline() == (folded_tree.MARKER + "\n").encode():
-                golden_trees(g, binary, tag)
+        try:
+            files = g.profile("calls", ["--dump-folded=" + mode, "--folded-out-file=" + folded],
+                              clean=[folded])
+        except RuntimeError as e:
+            report("FAIL", tag + name, str(e))
+            continue
+        check_dump_folded(binary, tag + name, files, folded, kind)
+    golden_trees(g, binary, tag)
 
     # 11. Self cost per function agrees with callgrind_annotate.
     annotate = os.environ.get("CALLGRIND_ANNOTATE", "callgrind_annotate")
     if not shutil.which(annotate):
-        report("SKIP", tag + "golden/calls/self-cost-matches-callgrind_annotate",
-               "no callgrind_annotate")
+        missing(tag + "golden/calls/self-cost-matches-callgrind_annotate", annotate,
+                "callgrind_annotate (Valgrind's)")
     else:
         f = g.profile("calls", [])[0]
         p = run([annotate, "--threshold=100", "--inclusive=no", f])
@@ -570,23 +628,24 @@ def test_golden(g, binary, tag, results):
             ours[s[-1]] = ours.get(s[-1], 0) + c
         mine = {k: v for k, v in ours.items() if k in CALLS_FUNCS}
         them = {k: v for k, v in theirs.items() if k in CALLS_FUNCS}
-        if not them:
-            report("SKIP", tag + "golden/calls/self-cost-matches-callgrind_annotate",
-                   "could not read callgrind_annotate output")
-        else:
-            check(tag + "golden/calls/self-cost-matches-callgrind_annotate", mine == them,
-                  "ours %s theirs %s" % (mine, them))
+        # no line read is a failure: callgrind_annotate or this reading of it broke
+        check(tag + "golden/calls/self-cost-matches-callgrind_annotate", them and mine == them,
+              "ours %s theirs %s (%s exit %d)" % (mine, them, annotate, p.returncode))
 
 
-def check_dump_folded(binary, name, files, folded):
-    """What callgrind --dump-folded wrote next to the callgrind.out files:
-    a folded tree must fold to exact stacks of calls.c, for every event
-    summing to the callgrind.out's totals; folded stacks are passed
-    through unchanged."""
+def check_dump_folded(binary, name, files, folded, kind):
+    """What callgrind --dump-folded wrote next to the callgrind.out files,
+    a folded tree or folded stacks as kind says: a folded tree must fold
+    to exact stacks of calls.c, for every event summing to the
+    callgrind.out's totals; folded stacks are passed through unchanged."""
     rc, out, err = fold(binary, [folded])
     with open(folded, "rb") as f:
         written = f.read().decode("utf-8", "replace")
-    if not written.startswith(folded_tree.MARKER + "\n"):
+    is_tree = written.startswith(folded_tree.MARKER + "\n")
+    if not check(name + "/writes-" + kind, is_tree == (kind == "tree"),
+                 "first line %r" % written.partition("\n")[0][:80]):
+        return
+    if kind == "stacks":
         total = sum(c for _, c in parse_folded(written))
         check(name + "/passthrough",
               rc == 0 and well_formed(out) is None and "estimated" not in err
@@ -616,10 +675,19 @@ def golden_trees(g, binary, tag):
     every --part and --event folds as the reference reader does and sums
     to the callgrind.out's totals of that part and event."""
     tree = os.path.join(WORK, "calls.tree.dumps")
-    files = g.profile("calls", ["--dump-folded=yes", "--cache-sim=yes", "--combine-dumps=yes",
-                                "--folded-out-file=" + tree], ["dump"], clean=[tree])
+    try:
+        files = g.profile("calls", ["--dump-folded=yes", "--cache-sim=yes", "--combine-dumps=yes",
+                                    "--folded-out-file=" + tree], ["dump"], clean=[tree])
+    except RuntimeError as e:
+        report("FAIL", tag + "golden/tree/setup", str(e))
+        return
     text = open(tree).read()
-    events = re.search(r"^events:\s*(.*)$", text, re.M).group(1).split()
+    header = re.search(r"^events:\s*(.*)$", text, re.M)
+    if not check(tag + "golden/tree/is-a-folded-tree",
+                 text.startswith(folded_tree.MARKER + "\n") and header is not None,
+                 "%s: first line %r" % (tree, text.partition("\n")[0][:80])):
+        return
+    events = header.group(1).split()
     bad = []
     for part in (None, 1, 2):
         for event in events:
@@ -643,9 +711,15 @@ def golden_trees(g, binary, tag):
     for vname, opts in (("separate-threads", []), ("separate-threads-combined",
                                                    ["--combine-dumps=yes"])):
         base = os.path.join(WORK, "threads.tree." + vname)
-        files = g.profile("threads", ["--dump-folded=yes", "--separate-threads=yes",
-                                      "--folded-out-file=" + base] + opts, clean=[base])
+        try:
+            files = g.profile("threads", ["--dump-folded=yes", "--separate-threads=yes",
+                                          "--folded-out-file=" + base] + opts, clean=[base])
+        except RuntimeError as e:
+            report("FAIL", tag + "golden/tree/%s/facts-and-totals" % vname, str(e))
+            continue
         trees = [f for f in dump_files(base) if os.path.getsize(f) > 0]
+        if not check(tag + "golden/tree/%s/written" % vname, trees, base + "*: none"):
+            continue
         rc, out, err = fold(binary, ["--part=1"] + trees)
         stacks = parse_folded(out) if rc == 0 else []
         ok = (any("worker" in s for s, _ in stacks) and
@@ -748,7 +822,7 @@ def test_embed():
     awk the build finds, with backslashes, quotes and "??" (trigraphs)."""
     cc = os.environ.get("CC", "cc") or "cc"
     if not shutil.which(cc):
-        report("SKIP", "embed/bytes-kept", "no C compiler %s" % cc)
+        missing("embed/bytes-kept", cc, "a C compiler")
         return
     d = os.path.join(WORK, "embed")
     os.makedirs(d, exist_ok=True)
@@ -776,7 +850,7 @@ def test_embed():
 def test_fuzz(seconds):
     clang = os.environ.get("CLANG", "clang")
     if not shutil.which(clang):
-        report("SKIP", "fuzz/libfuzzer-%ss" % seconds, "no clang")
+        missing("fuzz/libfuzzer-%ss" % seconds, clang, "clang (libFuzzer)")
         return
     make = os.environ.get("MAKE", "make")
     p = run([make, "-C", ROOT, "fuzz-check", "FUZZ_SECONDS=%s" % seconds])
@@ -879,9 +953,10 @@ def main():
         tree_tests.run_all(binary, tag, report, check)
 
     if not a.no_golden:
-        valgrind = shutil.which(os.environ.get("VALGRIND", "valgrind") or "valgrind")
+        named = os.environ.get("VALGRIND", "valgrind") or "valgrind"
+        valgrind = shutil.which(named)
         if not valgrind:
-            report("SKIP", "golden", "valgrind not found")
+            missing("golden", named, "Valgrind")
             import pprof_tests
             for binary, tag in binaries:
                 pprof_tests.run(sys.modules[__name__], binary, tag)
@@ -902,6 +977,7 @@ def main():
                         if os.path.exists(src):
                             shutil.copy(src, os.path.join(inc, "valgrind", h))
                     include = inc
+            patched_valgrind(valgrind)
             g = Golden(None, valgrind, include, os.environ.get("CC", "cc") or "cc")
             for binary, tag in binaries:
                 g.binary = binary

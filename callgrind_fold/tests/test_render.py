@@ -261,7 +261,7 @@ def test_dot(binary, tag, check, report):
         p = run([binary, "-f", "dot", inp])
         text = p.stdout.decode()
         if not dot:
-            report("SKIP", tag + "dot/%s-accepted-by-graphviz" % name, "no dot program")
+            report("SKIP", tag + "dot/%s-accepted-by-graphviz" % name, "graphviz is not installed (no dot on PATH)")
             continue
         q = run([dot, "-Tsvg"], stdin=open(write("g.dot", p.stdout), "rb"))
         ok = p.returncode == 0 and q.returncode == 0 and text.startswith("digraph") and \
@@ -330,7 +330,12 @@ def test_diff(binary, tag, check, report, valgrind, cc, include):
     check(tag + "diff/usage-other-formats", p.returncode == 1)
 
     if not valgrind:
-        report("SKIP", tag + "diff/program-before-after", "no valgrind")
+        named = valgrind_named()
+        if os.sep in named:  # a build said to be there (dist/bin/valgrind)
+            report("FAIL", tag + "diff/program-before-after", "%s: no such program" % named)
+        else:
+            report("SKIP", tag + "diff/program-before-after",
+                   "Valgrind is not installed (no %s on PATH)" % named)
         return
     src = os.path.join(HERE, "progs", "diffwork.c")
     exe = os.path.join(WORK, "diffwork")
@@ -500,7 +505,8 @@ def test_speedscope(binary, tag, check, report, schema):
           p.returncode == 0 and got == want and prof["endValue"] == sum(c for _, c in stacks) and
           prof["type"] == "sampled", str(got[:3]) + " vs " + str(want[:3]))
     if schema is None:
-        report("SKIP", tag + "speedscope/schema", "speedscope package (npm) not available")
+        report("SKIP", tag + "speedscope/schema", "speedscope (npm package): npm is not "
+               "installed or could not fetch it")
         return
     try:
         validate(doc, {"$ref": schema["$ref"]}, schema)
@@ -528,17 +534,23 @@ def test_speedscope(binary, tag, check, report, schema):
 
 # ---- browser --------------------------------------------------------------
 
-def browser_tools(name, report):
+def browser_tools(names, report):
     """(node, playwright-core's directory, chromium), or None after a SKIP
-    of test `name` saying what is missing."""
+    of each test of `names` (one name, or a list) saying what is missing."""
+    names = [names] if isinstance(names, str) else names
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     node = shutil.which("node")
     if not chromium or not node:
-        report("SKIP", name, "no chromium or node (apt-get install chromium)")
+        why = "%s not installed (apt-get install chromium nodejs)" \
+            % " and ".join(n for n, p in (("chromium", chromium), ("node", node)) if not p)
+        for name in names:
+            report("SKIP", name, why)
         return None
     pw = npm_package("playwright-core")
     if not pw:
-        report("SKIP", name, "playwright-core (npm) not available")
+        for name in names:
+            report("SKIP", name, "playwright-core (npm package): npm is not installed or "
+                   "could not fetch it")
         return None
     return node, pw, chromium
 
@@ -561,7 +573,7 @@ def browser_driver(tools, script, page, shot, extra=()):
 
 def test_browser(binary, check, report):
     name = "svg/chromium-renders-and-zooms"
-    tools = browser_tools(name, report)
+    tools = browser_tools([name, "svg/chromium-screenshot"], report)
     if not tools:
         return
     chromium = tools[2]
@@ -828,9 +840,14 @@ def test_usage(binary, tag, check):
                                  "speedscope", "--countname", "--inverted")))
 
 
+def valgrind_named():
+    """VALGRIND as given: a path, or a name looked up in PATH."""
+    return os.environ.get("VALGRIND", "valgrind") or "valgrind"
+
+
 def run_all(binary, tag, report, check, browser=False):
     os.makedirs(WORK, exist_ok=True)
-    valgrind = shutil.which(os.environ.get("VALGRIND", "valgrind") or "valgrind")
+    valgrind = shutil.which(valgrind_named())
     cc = os.environ.get("CC", "cc") or "cc"
     tests = [("usage", lambda: test_usage(binary, tag, check)),
              ("svg", lambda: test_svg(binary, tag, check, report)),

@@ -13,7 +13,8 @@ top=${top:-$(cd "$(dirname "$0")/../.." && pwd)}
 
 skip() { echo "SKIP: cycle-coverage-arm64 ($*)"; exit 0; }
 command -v qemu-aarch64-static > /dev/null 2>&1 || skip "qemu-aarch64-static is not installed (scripts/deps.sh arm64 installs it)"
-[ -x "$PREFIX/bin/valgrind" ] || skip "no arm64 build in $PREFIX (make ARCH=arm64)"
+# our arm64 build is what is tested: missing, that is a failure
+[ -x "$PREFIX/bin/valgrind" ] || { fail "cycle-coverage-arm64: no arm64 build in $PREFIX (make ARCH=arm64)"; finish; }
 
 root=$BUILD/arm64-programs
 debs=$BUILD/cache/arm64-debs
@@ -55,6 +56,6 @@ coverage zstd "$root/usr/bin/zstd" -q -3 -f "$scratch/input" -o "$scratch/input.
 if [ -x "$PREFIX/bin/callgrind_fold" ] && [ -f "$scratch/cpython.out" ]; then
     coverage callgrind_fold "$PREFIX/bin/callgrind_fold" -o "$scratch/cpython.folded" "$scratch/cpython.out"
 else
-    echo "SKIP: cycle-coverage-arm64: callgrind_fold (not in $PREFIX/bin, or no profile to fold)"
+    fail "cycle-coverage-arm64: callgrind_fold: not run (not in $PREFIX/bin, or no CPython profile to fold)"
 fi
 finish
