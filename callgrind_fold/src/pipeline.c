@@ -400,6 +400,26 @@ static void shorten_frames(struct run *run, struct run *base)
     free(all);
 }
 
+/* --diff BASE: the base profile, read with the same options (parts kept
+ * and re-rooted alike, as the format needs), without --inline. Returns
+ * 0, or EXIT_INPUT after printing why. */
+static int read_base(struct run *base, const struct run *run)
+{
+    const struct run_options *opt = &run->opt;
+    struct run_options base_opt = *opt;
+    enum render_format f = opt->render.format;
+    base_opt.inline_frames = false;
+    base_opt.render.format = render_needs(f)->diff_in_format ? f : FORMAT_FOLDED;
+    base_opt.render.colors = COLORS_NAME;
+    run_init(base, &base_opt);
+    struct diag d;
+    if (run_read_path(base, opt->diff_base, &d) != 0) {
+        print_diag(&d);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
 int pipeline_run(const struct run_options *opt, const char *const *inputs, size_t ninputs)
 {
     struct run run;
@@ -408,22 +428,14 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
     enum render_format f = opt->render.format;
     const struct writer_needs *needs = render_needs(f);
     bool report = needs->report;
-    /* --diff BASE: the base profile, read with the same options (parts
-     * kept and re-rooted alike). */
-    struct run base;
-    struct run_options base_opt = *opt;
-    base_opt.inline_frames = false;
-    base_opt.render.format = needs->diff_in_format ? f : FORMAT_FOLDED;
-    base_opt.render.colors = COLORS_NAME;
-    run_init(&base, &base_opt);
-    if (status == 0 && opt->render.diff_base) {
-        struct diag d;
-        if (run_read_path(&base, opt->render.diff_base, &d) != 0) {
-            print_diag(&d);
-            status = EXIT_INPUT;
-        } else if (base.fold.estimated && !run.fold.estimated) {
+    /* --diff BASE: a second input, the profile the output compares with */
+    struct run base_run, *base = NULL;
+    if (status == 0 && opt->diff_base) {
+        base = &base_run;
+        status = read_base(base, &run);
+        if (status == 0 && base->fold.estimated && !run.fold.estimated) {
             run.fold.estimated = true;
-            memcpy(run.fold.estimate_reason, base.fold.estimate_reason,
+            memcpy(run.fold.estimate_reason, base->fold.estimate_reason,
                    sizeof run.fold.estimate_reason);
         }
     }
@@ -433,32 +445,31 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
      * frames are renamed with the stacks', and the columns of every event
      * taken after. */
     if (status == 0 && opt->style.short_names)
-        shorten_frames(&run, opt->render.diff_base ? &base : NULL);
+        shorten_frames(&run, base);
     /* a part's sections (its threads) put together, their threads named
      * (the base's paired with the run's) */
     if (status == 0 && run.keep_parts)
-        status = parts_assemble(&run, opt->render.diff_base && base.keep_parts ? &base : NULL);
+        status = parts_assemble(&run, base && base->keep_parts ? base : NULL);
     if (status == 0 && needs->run_columns)
         status = pprof_columns(&run);
     if (status == 0 && needs->part_columns)
         status = finish_parts(&run);
-    if (status == 0 && needs->part_columns && opt->render.diff_base)
-        status = finish_parts(&base);
+    if (status == 0 && needs->part_columns && base)
+        status = finish_parts(base);
     struct report_view view = {0}, base_view = {0};
     struct report_diff diff = {0};
     if (status == 0 && report) {
         report_view_init(&view, &run, inputs[0]);
-        if (opt->render.diff_base) {
-            report_view_init(&base_view, &base, opt->render.diff_base);
+        if (base) {
+            report_view_init(&base_view, base, opt->diff_base);
             diff.old = &base_view.report;
             diff.new = &view.report;
             diff.pairs = pair_parts(diff.old, diff.new, &diff.npairs);
         }
     }
     if (status == 0)
-        status = write_output(&run, opt->render.diff_base ? &base : NULL, inputs[0],
-                              report && !opt->render.diff_base ? &view.report : NULL,
-                              report && opt->render.diff_base ? &diff : NULL);
+        status = write_output(&run, base, inputs[0], report && !base ? &view.report : NULL,
+                              report && base ? &diff : NULL);
     free(view.parts);
     free(base_view.parts);
     free((void *)diff.pairs);
@@ -469,7 +480,8 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
                 "stacks\n", run.fold.estimate_reason);
     if (run.inl && status == 0)
         inline_report(run.inl, &run.names, stderr);
-    run_free(&base);
+    if (base)
+        run_free(base);
     run_free(&run);
     return status;
 }

@@ -39,6 +39,8 @@ struct run_options {
     const char *inline_cache;    /* --inline-cache: a directory, "no", or NULL */
     struct render_options render; /* -f and the pictures' options */
     const char *output;          /* -o, or NULL for standard output */
+    const char *diff_base;       /* --diff BASE (an input the output is
+                                    compared with), or NULL */
     const char *const *threads;  /* --thread values (names or kernel ids) */
     size_t nthreads;
     bool thread_frames;          /* --thread-frames: every stack under its

@@ -37,7 +37,6 @@ struct render_options {
     enum color_scheme colors;
     double node_thres;        /* DOT: percent of the total */
     double edge_thres;
-    const char *diff_base;    /* --diff BASE, or NULL */
     bool full_stacks;         /* --full-stacks: pictures keep every frame
                                  below the user's code */
 };
