@@ -965,7 +965,7 @@ static void test_tree_reader(void)
 }
 
 /* The readers' view of each section's thread (read.h, struct part_info):
- * what part_end is told, for callgrind.out and folded trees, one file or
+ * what the sink is told, for callgrind.out and folded trees, one file or
  * a file per thread, and --thread's choice. */
 struct seen_sections {
     size_t n;
@@ -973,21 +973,8 @@ struct seen_sections {
     char name[8][16];
 };
 
-static int sections_part(void *arg, struct part *pt, char *err, size_t errlen)
+static void note_section(struct seen_sections *seen, const struct part_info *info)
 {
-    (void)arg, (void)pt, (void)err, (void)errlen;
-    return 0;
-}
-
-static void sections_start(void *arg, struct read_target *t, const struct part_info *info)
-{
-    (void)arg, (void)t, (void)info;
-}
-
-static int sections_end(void *arg, const struct part_info *info, char *err, size_t errlen)
-{
-    (void)err, (void)errlen;
-    struct seen_sections *seen = arg;
     if (seen->n < 8) {
         seen->info[seen->n] = *info;
         snprintf(seen->name[seen->n], sizeof seen->name[0], "%.*s",
@@ -995,6 +982,23 @@ static int sections_end(void *arg, const struct part_info *info, char *err, size
         seen->info[seen->n].thread_name = info->thread_name ? seen->name[seen->n] : NULL;
     }
     seen->n++;
+}
+
+static int sections_graph(void *arg, const struct part_info *info, struct part *pt,
+                          char *err, size_t errlen)
+{
+    (void)pt, (void)err, (void)errlen;
+    note_section(arg, info);
+    return 0;
+}
+
+static int sections_stacks(void *arg, const struct part_info *info, struct stacks *s,
+                           char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    if (s)
+        stacks_free(s);
+    note_section(arg, info);
     return 0;
 }
 
@@ -1005,13 +1009,12 @@ static int read_sections(const char *const *inputs, const char *const *threads,
                          struct diag *d)
 {
     struct strtab names;
-    struct stacks stacks;
     strtab_init(&names);
-    stacks_init(&stacks);
-    struct read_options opt = {.keep_parts = true, .threads = threads, .nthreads = nthreads};
-    struct part_sink sink = {seen, sections_part, NULL, sections_start, sections_end};
+    struct read_options opt = {.describe_sections = true, .threads = threads,
+                               .nthreads = nthreads};
+    struct section_sink sink = {seen, sections_graph, sections_stacks, NULL};
     struct read_target t;
-    read_target_init(&t, &opt, &names, &stacks, &sink);
+    read_target_init(&t, &opt, &names, &sink);
     memset(seen, 0, sizeof *seen);
     int rc = 0;
     for (size_t i = 0; inputs[i] && rc == 0; i++)
@@ -1019,7 +1022,6 @@ static int read_sections(const char *const *inputs, const char *const *threads,
     for (size_t i = 0; i < nthreads && matched; i++)
         matched[i] = t.thread_matched[i];
     read_target_free(&t);
-    stacks_free(&stacks);
     strtab_free(&names);
     return rc;
 }

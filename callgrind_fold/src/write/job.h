@@ -51,7 +51,7 @@ void render_options_init(struct render_options *ro);
 bool render_parse_format(const char *s, enum render_format *f);
 
 /* What a format's writer needs from the stages before it. The pipeline
- * and parts.c read this instead of testing formats. */
+ * and the router read this instead of testing formats. */
 struct writer_needs {
     bool call_arcs;       /* the call graph itself (DOT and its drawings) */
     bool run_columns;     /* every event of the whole run, a column each */
