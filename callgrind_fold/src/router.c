@@ -32,7 +32,7 @@ void router_init(struct router *r, const struct router_setup *setup)
 /* Whether a section is kept apart: unless the format keeps sections only
  * to put a thread frame on top and it names no thread (then it goes
  * straight into the run's stacks, as without parts kept). */
-static bool kept_apart(const struct router *r, const struct part_info *info)
+static bool kept_apart(const struct router *r, const struct section_info *info)
 {
     return r->keep_parts && (info->has_thread || r->report || r->trim_roots);
 }
@@ -82,7 +82,7 @@ static void note_metadata(struct router *r, const char *text, size_t len)
 }
 
 /* The part of a section: the one of its process and number, else new. */
-static struct kept_part *part_of(struct router *r, const struct part_info *info)
+static struct kept_part *part_of(struct router *r, const struct section_info *info)
 {
     bool inserted;
     uint32_t at = *hashmap_upsert(&r->part_index, info->process, info->number,
@@ -111,7 +111,7 @@ static struct kept_part *part_of(struct router *r, const struct part_info *info)
 /* A kept section into its part if it has a cost (re-rooted for
  * pictures); a CodSpeed metadata part's text noted; other sections
  * without cost ("Program termination", an idle thread) dropped. Takes s. */
-static void keep_section(struct router *r, const struct part_info *info, struct stacks *s)
+static void keep_section(struct router *r, const struct section_info *info, struct stacks *s)
 {
     if (!r->cmd)
         r->cmd = xstrndup(info->cmd, strlen(info->cmd));
@@ -145,7 +145,7 @@ static void keep_section(struct router *r, const struct part_info *info, struct 
 
 /* A callgrind section: its graph through the stages, folded where the
  * section goes. */
-static int route_graph(void *arg, const struct part_info *info, struct part *pt, char *err,
+static int route_graph(void *arg, const struct section_info *info, struct part *pt, char *err,
                        size_t errlen)
 {
     struct router *r = arg;
@@ -184,7 +184,7 @@ static bool merge_as_read(struct stacks *out, struct stacks *s)
 
 /* A section of stacks (none: a callgrind section without costs), merged
  * or kept. */
-static int route_stacks(void *arg, const struct part_info *info, struct stacks *s, char *err,
+static int route_stacks(void *arg, const struct section_info *info, struct stacks *s, char *err,
                         size_t errlen)
 {
     struct router *r = arg;

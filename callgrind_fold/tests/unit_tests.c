@@ -727,8 +727,8 @@ static void test_events(void)
 static bool describes(const char *descs, const char *trigger, const char *name,
                       const char *metadata)
 {
-    struct part_info info = {.descs = descs, .descs_len = strlen(descs)};
-    read_describe_part(&info);
+    struct section_info info = {.descs = descs, .descs_len = strlen(descs)};
+    read_describe_section(&info);
     bool ok = trigger ? info.trigger && info.trigger_len == strlen(trigger) &&
                             memcmp(info.trigger, trigger, info.trigger_len) == 0
                       : !info.trigger;
@@ -964,16 +964,16 @@ static void test_tree_reader(void)
     check_reject("tree-reject-marker-junk", "# callgrind folded tree!\n", 1);
 }
 
-/* The readers' view of each section's thread (read.h, struct part_info):
+/* The readers' view of each section's thread (read.h, struct section_info):
  * what the sink is told, for callgrind.out and folded trees, one file or
  * a file per thread, and --thread's choice. */
 struct seen_sections {
     size_t n;
-    struct part_info info[8];
+    struct section_info info[8];
     char name[8][16];
 };
 
-static void note_section(struct seen_sections *seen, const struct part_info *info)
+static void note_section(struct seen_sections *seen, const struct section_info *info)
 {
     if (seen->n < 8) {
         seen->info[seen->n] = *info;
@@ -984,7 +984,7 @@ static void note_section(struct seen_sections *seen, const struct part_info *inf
     seen->n++;
 }
 
-static int sections_graph(void *arg, const struct part_info *info, struct part *pt,
+static int sections_graph(void *arg, const struct section_info *info, struct part *pt,
                           char *err, size_t errlen)
 {
     (void)pt, (void)err, (void)errlen;
@@ -992,7 +992,7 @@ static int sections_graph(void *arg, const struct part_info *info, struct part *
     return 0;
 }
 
-static int sections_stacks(void *arg, const struct part_info *info, struct stacks *s,
+static int sections_stacks(void *arg, const struct section_info *info, struct stacks *s,
                            char *err, size_t errlen)
 {
     (void)err, (void)errlen;
@@ -1038,7 +1038,7 @@ static int read_sections(const char *const *inputs, const char *const *threads,
 static bool section_is(const struct seen_sections *s, size_t i, uint64_t number,
                        uint64_t pid, uint64_t thread, const char *name)
 {
-    const struct part_info *in = &s->info[i];
+    const struct section_info *in = &s->info[i];
     return in->number == number && in->pid == pid && in->has_thread &&
            in->thread == thread &&
            (name ? in->thread_name && strcmp(in->thread_name, name) == 0 : !in->thread_name);

@@ -145,7 +145,7 @@ int read_folded(struct linereader *r, const char *first, size_t first_len,
      * same, and checked, but not handed over). */
     bool left_out = t->opt.nthreads > 0;
     if (rc == 0 && !left_out) {
-        struct part_info info = read_folded_part(t);
+        struct section_info info = read_folded_section(t);
         if (read_section_stacks(t, &info, &file, d->msg, sizeof d->msg)) {
             d->line = 0;
             rc = -1;

@@ -73,11 +73,11 @@ void start_part(struct parser *P)
 }
 
 /* The section's header, for the sink. */
-static struct part_info part_info_of(struct parser *P)
+static struct section_info section_info_of(struct parser *P)
 {
-    struct part_info info = {.number = P->header.part_number, .descs = P->header.descs.data,
+    struct section_info info = {.number = P->header.part_number, .descs = P->header.descs.data,
                              .descs_len = P->header.descs.len};
-    section_info(P->t, &P->header.section, &info);
+    section_fill_info(P->t, &P->header.section, &info);
     return info;
 }
 
@@ -86,7 +86,7 @@ static struct part_info part_info_of(struct parser *P)
 static void hand_over_empty(struct parser *P)
 {
     char err[sizeof P->d->msg];
-    struct part_info info = part_info_of(P);
+    struct section_info info = section_info_of(P);
     if (read_section_stacks(P->t, &info, NULL, err, sizeof err))
         fail(P, "%s", err);
 }
@@ -163,7 +163,7 @@ void finish_part(struct parser *P)
         i += n + 1;
     }
     char err[sizeof P->d->msg];
-    struct part_info info = part_info_of(P);
+    struct section_info info = section_info_of(P);
     P->body.part.number = P->header.part_number;
     if (read_section_graph(t, &info, &P->body.part, err, sizeof err))
         fail(P, "%s", err);

@@ -10,7 +10,7 @@
  * Hands on, through the struct section_sink of a struct read_target
  * that the pipeline (pipeline.h) sets up, each section that passes
  * --part and --thread, whole, once it is read: its header (struct
- * part_info: its part, its thread, its "desc:" lines; sections.c checks
+ * section_info: its part, its thread, its "desc:" lines; sections.c checks
  * the sections of one part against each other and makes --thread's
  * choice; harness.c reads the "desc:" lines by benchmark harnesses'
  * conventions: trigger, benchmark name, metadata) and
@@ -75,7 +75,7 @@ struct input_notes {
  * thread, and what its header said. The sections of one part (one per
  * thread with callgrind --separate-threads=yes) have the same number and
  * process. */
-struct part_info {
+struct section_info {
     uint64_t number;             /* its "part:" number, else 1, 2, ... */
     const char *descs;           /* its "desc:" values, '\n' after each */
     size_t descs_len;
@@ -104,9 +104,9 @@ struct part_info {
     size_t metadata_len;
 };
 
-/* harness.c: fills a part_info's trigger, benchmark, name and metadata
+/* harness.c: fills a section_info's trigger, benchmark, name and metadata
  * from its descs. */
-void read_describe_part(struct part_info *info);
+void read_describe_section(struct section_info *info);
 
 /* sections.c: every section read so far by a run, by part, for the
  * checks of sections.h. */
@@ -138,13 +138,13 @@ struct section_sink {
     /* A callgrind section: its call graph (with by_address, its costs by
      * address), which the sink may change. Returns 0, or -1 with a
      * message in err (the reader then fails at the section's last line). */
-    int (*graph)(void *arg, const struct part_info *info, struct part *graph, char *err,
+    int (*graph)(void *arg, const struct section_info *info, struct part *graph, char *err,
                  size_t errlen);
     /* A section of a folded tree, a file of folded stacks (one section,
      * numbered 1), or with describe_sections a callgrind section without
      * costs (s NULL): its stacks, which the sink takes, leaving *s empty
      * (as stacks_init leaves it). Returns as graph. */
-    int (*stacks)(void *arg, const struct part_info *info, struct stacks *s, char *err,
+    int (*stacks)(void *arg, const struct section_info *info, struct stacks *s, char *err,
                   size_t errlen);
     /* An object named by "ob=" or "cob=" (`name` its id in names), only
      * with by_address: its debug file may be prepared while reading goes
@@ -178,14 +178,14 @@ struct read_target {
 void read_target_init(struct read_target *t, const struct read_options *opt,
                       struct strtab *names, const struct section_sink *sink);
 void read_target_free(struct read_target *t);
-int read_section_graph(struct read_target *t, struct part_info *info, struct part *graph,
+int read_section_graph(struct read_target *t, struct section_info *info, struct part *graph,
                        char *err, size_t errlen);
-int read_section_stacks(struct read_target *t, struct part_info *info, struct stacks *s,
+int read_section_stacks(struct read_target *t, struct section_info *info, struct stacks *s,
                         char *err, size_t errlen);
 /* Stacks for a section of the reader's own, as the sink wants them. */
 void read_section_stacks_init(const struct read_target *t, struct stacks *s);
 /* The header of a file of folded stacks: one part, numbered 1. */
-struct part_info read_folded_part(const struct read_target *t);
+struct section_info read_folded_section(const struct read_target *t);
 
 /* The event to count: --event, else the first column of the first input
  * (remembered, so that every input counts the same event). */

@@ -47,24 +47,24 @@ void read_target_free(struct read_target *t)
 }
 
 /* The header's last fields, once the section is read. */
-static void complete_info(struct read_target *t, struct part_info *info)
+static void complete_info(struct read_target *t, struct section_info *info)
 {
     if (!info->descs)
         info->descs_len = 0;
     info->descs = info->descs ? info->descs : "";
     info->cmd = t->cmd.len ? buf_cstr(&t->cmd) : "";
     info->input = t->inputs;
-    read_describe_part(info);
+    read_describe_section(info);
 }
 
-int read_section_graph(struct read_target *t, struct part_info *info, struct part *graph,
+int read_section_graph(struct read_target *t, struct section_info *info, struct part *graph,
                        char *err, size_t errlen)
 {
     complete_info(t, info);
     return t->sink.graph(t->sink.arg, info, graph, err, errlen);
 }
 
-int read_section_stacks(struct read_target *t, struct part_info *info, struct stacks *s,
+int read_section_stacks(struct read_target *t, struct section_info *info, struct stacks *s,
                         char *err, size_t errlen)
 {
     complete_info(t, info);
@@ -77,9 +77,9 @@ void read_section_stacks_init(const struct read_target *t, struct stacks *s)
     s->keep_sources = t->opt.want_lines;
 }
 
-struct part_info read_folded_part(const struct read_target *t)
+struct section_info read_folded_section(const struct read_target *t)
 {
     /* no pid, no thread: a part of its own input */
-    return (struct part_info){.number = 1, .folded_text = true,
+    return (struct section_info){.number = 1, .folded_text = true,
                               .process = section_input_process(t)};
 }

@@ -344,9 +344,9 @@ static void totals_line(struct tree_reader *T, const char *p, const char *end)
     if (T->part_wanted)
         T->t->part_matched = true;
     char err[sizeof T->d->msg];
-    struct part_info info = {.number = T->number, .descs = T->descs.data,
+    struct section_info info = {.number = T->number, .descs = T->descs.data,
                              .descs_len = T->descs.len};
-    section_info(T->t, &T->head, &info);
+    section_fill_info(T->t, &T->head, &info);
     if (T->selected && read_section_stacks(T->t, &info, &T->section, err, sizeof err))
         fail(T, "%s", err);
     T->state = AFTER_TOTALS;
