@@ -169,36 +169,31 @@ static int route_graph(void *arg, const struct section_info *info, struct part *
     return 0;
 }
 
-/* A section's stacks summed into the run's as if read straight into
- * them: every frame its reader made, used or not, in the reader's order,
- * then its stacks (into empty stacks: moved whole). False if a sum
- * overflows. */
-static bool merge_as_read(struct stacks *out, struct stacks *s)
-{
-    bool empty = stacks_count_frames(out) == 0 && stacks_count_ids(out) == 0 &&
-                 stacks_ncols(out) == 0;
-    for (uint32_t f = 0; !empty && f < stacks_count_frames(s); f++)
-        stacks_frame_from(out, s, f);
-    return stacks_merge(out, s, NULL, 0);
-}
-
-/* A section of stacks (none: a callgrind section without costs), merged
- * or kept. */
-static int route_stacks(void *arg, const struct section_info *info, struct stacks *s, char *err,
-                        size_t errlen)
+/* A section of stacks, its header read: summed straight into the run's
+ * stacks, or read into stacks of its own to keep. */
+static struct stacks *route_open(void *arg, const struct section_info *head)
 {
     struct router *r = arg;
-    if (!kept_apart(r, info)) {
-        if (s && !merge_as_read(r->to.out, s)) {
-            snprintf(err, errlen, "summed counts overflow 64 bits");
-            return -1;
-        }
-        return 0;
-    }
-    struct stacks *own = new_section_stacks(r);
-    if (s) /* own is empty: s's stacks are moved, not copied */
-        stacks_merge(own, s, NULL, 0);
-    keep_section(r, info, own);
+    if (!kept_apart(r, head))
+        return r->to.out;
+    r->open = new_section_stacks(r);
+    return r->open;
+}
+
+/* A section of stacks read (none: a callgrind section without costs):
+ * kept if it was read apart. */
+static int route_stacks(void *arg, const struct section_info *info, struct stacks *s,
+                        char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    struct router *r = arg;
+    if (s == r->to.out || (!s && !kept_apart(r, info)))
+        return 0; /* summed as it was read */
+    if (!s)
+        s = new_section_stacks(r);
+    r->open = NULL;
+    keep_section(r, info, s);
     return 0;
 }
 
@@ -211,7 +206,7 @@ static void route_object(void *arg, uint32_t name, const char *path)
 
 struct section_sink router_sink(struct router *r)
 {
-    return (struct section_sink){r, route_graph, route_stacks,
+    return (struct section_sink){r, route_graph, route_open, route_stacks,
                                  r->to.inl ? route_object : NULL};
 }
 
@@ -251,6 +246,10 @@ void router_free(struct router *r)
     free(r->metadata);
     free(r->cmd);
     fold_target_free(&r->fold);
+    if (r->open) { /* an input failed in this section */
+        stacks_free(r->open);
+        free(r->open);
+    }
 }
 
 /* A name two parts share becomes "NAME (2)", "NAME (3)", ... from its

@@ -1,11 +1,12 @@
 /* The router (router.c): where each section read goes.
  *
- * The readers hand every section over whole (read.h, struct
- * section_sink): its header, and a call graph or stacks. The router
- * alone decides where it goes:
- *   - merged into the run's summed stacks (folded output, dot, and the
- *     formats below for a section that names no thread and needs no
- *     re-rooting), a call graph folded straight into them;
+ * The readers hand every section over (read.h, struct section_sink): its
+ * header, and a call graph, or the stacks the router named for it once
+ * its header was read. The router alone decides where it goes:
+ *   - summed into the run's stacks (folded output, dot, and the formats
+ *     below for a section that names no thread and needs no re-rooting):
+ *     a call graph folded straight into them, folded stacks read
+ *     straight into them;
  *   - kept apart (keep_parts: -f html, md, svg, speedscope, pprof,
  *     --thread-frames) as stacks of its own, re-rooted at the user's code
  *     for pictures unless --full-stacks, in its part: one benchmark, the
@@ -94,6 +95,8 @@ struct router {
     struct hashmap part_index;   /* (process, part number) -> parts[] */
     struct hashmap process_order; /* process -> order of first sight */
     uint64_t sections_read;
+    struct stacks *open;         /* a section being read apart, until its
+                                    end */
     char **metadata;
     size_t nmetadata, metadata_cap;
     char *cmd;

@@ -992,12 +992,19 @@ static int sections_graph(void *arg, const struct section_info *info, struct par
     return 0;
 }
 
+/* Every section's costs read into one scratch stacks. */
+static struct stacks sections_scratch;
+
+static struct stacks *sections_open(void *arg, const struct section_info *head)
+{
+    (void)arg, (void)head;
+    return &sections_scratch;
+}
+
 static int sections_stacks(void *arg, const struct section_info *info, struct stacks *s,
                            char *err, size_t errlen)
 {
-    (void)err, (void)errlen;
-    if (s)
-        stacks_free(s);
+    (void)s, (void)err, (void)errlen;
     note_section(arg, info);
     return 0;
 }
@@ -1012,7 +1019,8 @@ static int read_sections(const char *const *inputs, const char *const *threads,
     strtab_init(&names);
     struct read_options opt = {.describe_sections = true, .threads = threads,
                                .nthreads = nthreads};
-    struct section_sink sink = {seen, sections_graph, sections_stacks, NULL};
+    struct section_sink sink = {seen, sections_graph, sections_open, sections_stacks, NULL};
+    stacks_init(&sections_scratch);
     struct read_target t;
     read_target_init(&t, &opt, &names, &sink);
     memset(seen, 0, sizeof *seen);
@@ -1022,6 +1030,7 @@ static int read_sections(const char *const *inputs, const char *const *threads,
     for (size_t i = 0; i < nthreads && matched; i++)
         matched[i] = t.thread_matched[i];
     read_target_free(&t);
+    stacks_free(&sections_scratch);
     strtab_free(&names);
     return rc;
 }

@@ -134,23 +134,21 @@ int read_folded(struct linereader *r, const char *first, size_t first_len,
                 struct read_target *t, struct diag *d)
 {
     t->folded_inputs++;
-    struct stacks file;
-    read_section_stacks_init(t, &file);
+    /* Folded text names no thread: --thread leaves it out (read all the
+     * same, and checked, into stacks of its own, not handed over). */
+    bool left_out = t->opt.nthreads > 0;
+    struct section_info info = read_folded_section(t);
+    struct stacks scratch;
+    stacks_init(&scratch);
     /* stacks_add_frames counts in column 0: with all_events, every event's */
-    struct pending p = {.into = &file};
+    struct pending p = {.into = left_out ? &scratch : read_section_open(t, &info)};
     int rc = read_lines(r, first, first_len, &p, d);
     stacks_text_free(&p.text[0]);
     stacks_text_free(&p.text[1]);
-    /* Folded text names no thread: --thread leaves it out (read all the
-     * same, and checked, but not handed over). */
-    bool left_out = t->opt.nthreads > 0;
-    if (rc == 0 && !left_out) {
-        struct section_info info = read_folded_section(t);
-        if (read_section_stacks(t, &info, &file, d->msg, sizeof d->msg)) {
-            d->line = 0;
-            rc = -1;
-        }
+    stacks_free(&scratch);
+    if (rc == 0 && !left_out && read_section_stacks(t, &info, p.into, d->msg, sizeof d->msg)) {
+        d->line = 0;
+        rc = -1;
     }
-    stacks_free(&file);
     return rc;
 }

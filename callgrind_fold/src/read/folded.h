@@ -10,7 +10,7 @@
 #include "linereader.h"
 
 /* Folded stacks: the file read as one section, its stacks as written,
- * handed to the target's sink. */
+ * into the stacks the target's sink names. */
 int read_folded(struct linereader *r, const char *first, size_t first_len,
                 struct read_target *t, struct diag *d);
 

@@ -18,9 +18,10 @@
  *     (stacks/stacks.h; with --inline its costs by address): only one
  *     section's graph is ever held;
  *   - for folded trees and folded text, which are exact stacks already,
- *     its stacks, read into a struct stacks of the reader's own that the
- *     sink takes.
- * Where a section goes from there is not the readers' business. Besides,
+ *     its stacks: once its header is read the sink says which stacks to
+ *     read it into (the run's own, to sum it straight away, or new ones
+ *     of the section's), and takes them back at its end.
+ * Where a section goes is not the readers' business. Besides,
  * what the inputs say besides costs (notes.c: events, their long names,
  * "cmd:" and "desc:" lines) when asked for.
  * Depends on the stacks model (stacks/stacks.h) and util/ only. Errors
@@ -140,10 +141,15 @@ struct section_sink {
      * message in err (the reader then fails at the section's last line). */
     int (*graph)(void *arg, const struct section_info *info, struct part *graph, char *err,
                  size_t errlen);
-    /* A section of a folded tree, a file of folded stacks (one section,
-     * numbered 1), or with describe_sections a callgrind section without
-     * costs (s NULL): its stacks, which the sink takes, leaving *s empty
-     * (as stacks_init leaves it). Returns as graph. */
+    /* A section of a folded tree or a file of folded stacks (one
+     * section, numbered 1), its header read (descs not yet): the stacks
+     * its costs are to be added to, the sink's choice. The reader adds
+     * to them until it hands the section over, and never after; frame
+     * ids made in other stacks do not hold there. */
+    struct stacks *(*open)(void *arg, const struct section_info *head);
+    /* That section read, handed over with its stacks (those open gave),
+     * or with describe_sections a callgrind section without costs (s
+     * NULL). Returns as graph. */
     int (*stacks)(void *arg, const struct section_info *info, struct stacks *s, char *err,
                   size_t errlen);
     /* An object named by "ob=" or "cob=" (`name` its id in names), only
@@ -182,8 +188,8 @@ int read_section_graph(struct read_target *t, struct section_info *info, struct 
                        char *err, size_t errlen);
 int read_section_stacks(struct read_target *t, struct section_info *info, struct stacks *s,
                         char *err, size_t errlen);
-/* Stacks for a section of the reader's own, as the sink wants them. */
-void read_section_stacks_init(const struct read_target *t, struct stacks *s);
+/* The stacks a section of stacks is read into (the sink's open). */
+struct stacks *read_section_open(struct read_target *t, const struct section_info *head);
 /* The header of a file of folded stacks: one part, numbered 1. */
 struct section_info read_folded_section(const struct read_target *t);
 

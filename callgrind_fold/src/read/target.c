@@ -71,10 +71,9 @@ int read_section_stacks(struct read_target *t, struct section_info *info, struct
     return t->sink.stacks(t->sink.arg, info, s, err, errlen);
 }
 
-void read_section_stacks_init(const struct read_target *t, struct stacks *s)
+struct stacks *read_section_open(struct read_target *t, const struct section_info *head)
 {
-    stacks_init(s);
-    s->keep_sources = t->opt.want_lines;
+    return t->sink.open(t->sink.arg, head);
 }
 
 struct section_info read_folded_section(const struct read_target *t)

@@ -5,8 +5,8 @@
  * each line costs O(1) plus, when it has a cost, the stack it adds (which
  * the output holds anyway). Nothing is recursive, so any depth works.
  * Costs of every event are summed per part, to check "totals:". Each
- * selected section is read into stacks of its own, handed to the
- * target's sink at its "totals:" line. */
+ * selected section is read into the stacks the target's sink names once
+ * its header is read, and handed over at its "totals:" line. */
 #include "tree.h"
 #include "failure.h"
 #include "events.h"
@@ -45,7 +45,7 @@ struct tree_reader {
     size_t selected_column;
     size_t *column_of;
 
-    /* "fn:" ids: id -> name (in `names`), name -> frame id in `section`. */
+    /* "fn:" ids: id -> name (in `names`), name -> frame id in `into`. */
     struct strtab names;
     uint32_t *dense;            /* id -> name, NO_NAME if undefined */
     size_t dense_cap;
@@ -76,7 +76,8 @@ struct tree_reader {
     unsigned wide_flushes;      /* byte lanes added into the wide ones */
     bool lanes_ok;
     struct buf descs;           /* its "desc:" values */
-    struct stacks section;      /* its stacks, until handed over */
+    struct stacks *into;        /* a selected section's stacks, until it
+                                   is handed over; else NULL */
     bool fast_tiers;            /* fast_node_lines() may run (tiers.h) */
 };
 
@@ -133,15 +134,15 @@ static inline uint32_t name_of_id(const struct tree_reader *T, uint64_t id)
     return name;
 }
 
-/* A selected section's stacks start empty: the frames of every name
- * read so far are made in them. */
+/* A selected section's stacks are the sink's choice: the frames of
+ * every name read so far are made in them. */
 static void make_frames(struct tree_reader *T)
 {
     for (uint32_t sid = 0; sid < T->names.count && sid < T->frame_cap; sid++) {
         T->scratch.len = 0;
         frame_append(&T->scratch, strtab_str(&T->names, sid), strtab_len(&T->names, sid),
                      NULL, 0, &T->t->opt.style);
-        T->frame_of[sid] = stacks_frame(&T->section, T->scratch.data, T->scratch.len);
+        T->frame_of[sid] = stacks_frame(T->into, T->scratch.data, T->scratch.len);
     }
 }
 
@@ -166,9 +167,11 @@ static void fn_line(struct tree_reader *T, const char *p, const char *end)
         GROW(T->frame_of, T->frame_cap, (size_t)sid);
         for (size_t i = old; i < T->frame_cap; i++)
             T->frame_of[i] = NO_NAME;
-        T->scratch.len = 0;
-        frame_append(&T->scratch, name, len, NULL, 0, &T->t->opt.style);
-        T->frame_of[sid] = stacks_frame(&T->section, T->scratch.data, T->scratch.len);
+        if (T->into) { /* else made with the next selected section's */
+            T->scratch.len = 0;
+            frame_append(&T->scratch, name, len, NULL, 0, &T->t->opt.style);
+            T->frame_of[sid] = stacks_frame(T->into, T->scratch.data, T->scratch.len);
+        }
     }
     static const char mark[] = " [inlined]";
     size_t marklen = sizeof mark - 1;
@@ -314,6 +317,9 @@ static void close_head(struct tree_reader *T)
         notes_comment(T->t, "desc", T->descs.data + i, n);
         i += n + 1;
     }
+    struct section_info head = {.number = T->number};
+    section_fill_info(T->t, &T->head, &head);
+    T->into = read_section_open(T->t, &head);
     make_frames(T);
 }
 
@@ -347,7 +353,9 @@ static void totals_line(struct tree_reader *T, const char *p, const char *end)
     struct section_info info = {.number = T->number, .descs = T->descs.data,
                              .descs_len = T->descs.len};
     section_fill_info(T->t, &T->head, &info);
-    if (T->selected && read_section_stacks(T->t, &info, &T->section, err, sizeof err))
+    struct stacks *read = T->into;
+    T->into = NULL; /* the sink's from now on */
+    if (T->selected && read_section_stacks(T->t, &info, read, err, sizeof err))
         fail(T, "%s", err);
     T->state = AFTER_TOTALS;
 }
@@ -388,7 +396,7 @@ static inline void sum_cost(struct tree_reader *T, size_t column, uint64_t v)
  * column, the path interned once. */
 static void add_node_every_event(struct tree_reader *T, const uint64_t *cols, size_t n)
 {
-    struct stacks *s = &T->section;
+    struct stacks *s = T->into;
     uint32_t id = UINT32_MAX;
     bool ok = true;
     for (size_t i = 0; i <= n && ok; i++) {
@@ -421,7 +429,7 @@ static inline void add_node(struct tree_reader *T, uint64_t depth, uint32_t name
         return;
     }
     uint64_t cost = T->column < n ? cols[T->column] : 0;
-    if (cost && !stacks_add(&T->section, 0, T->path, T->depth, cost))
+    if (cost && !stacks_add(T->into, 0, T->path, T->depth, cost))
         fail(T, "summed counts overflow 64 bits");
 }
 
@@ -652,7 +660,6 @@ static void free_reader(struct tree_reader *T)
     free(T->inlined);
     buf_free(&T->scratch);
     buf_free(&T->descs);
-    stacks_free(&T->section);
     section_free(&T->head);
     free(T->sum);
     free(T->cols);
@@ -674,7 +681,6 @@ int read_tree(struct linereader *r, const char *first, size_t first_len,
     events_init(&T->events);
     strtab_init(&T->names);
     hashmap_init(&T->sparse);
-    read_section_stacks_init(t, &T->section);
     T->failure.d = d;
     T->failure.r = r;
     if (setjmp(T->failure.jump)) {
