@@ -443,7 +443,7 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
             opt->render.full_stacks = true;
             break;
         case OPT_DIFF:
-            opt->render.diff_base = text(v, "--diff");
+            opt->diff_base = text(v, "--diff");
             break;
         default:
             usage_error("unknown option '%s'", arg);
@@ -455,11 +455,11 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
         inputs[(*ninputs)++] = "-";
     enum render_format f = opt->render.format;
     bool report = f == FORMAT_HTML || f == FORMAT_MD;
-    if (opt->render.diff_base && f != FORMAT_FOLDED && f != FORMAT_SVG && !report)
+    if (opt->diff_base && f != FORMAT_FOLDED && f != FORMAT_SVG && !report)
         usage_error("%s", "--diff writes folded lines or, with -f svg, a flame graph, or "
                           "with -f html|md the parts paired by benchmark; not other "
                           "formats");
-    if (opt->render.diff_base && report && *ninputs != 1)
+    if (opt->diff_base && report && *ninputs != 1)
         usage_error("%s", "--diff OLD NEW with -f html|md compares two profiles: "
                           "give one NEW file after OLD");
     /* Pictures show short names unless --frame says otherwise (their

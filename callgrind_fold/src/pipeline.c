@@ -28,32 +28,6 @@
 #define FREE_AT_EXIT 0
 #endif
 
-/* ---- one part through the stages ------------------------------------------ */
-
-/* The readers' sink: a callgrind part, read completely and selected. */
-static int run_part(void *arg, struct part *pt, char *err, size_t errlen)
-{
-    struct run *run = arg;
-    if (run->inl && inline_apply(run->inl, pt, &run->names, err, errlen))
-        return -1;
-    profile_resolve_call_targets(&pt->prof);
-    if (run->keep_arcs) { /* -f dot: the call graph itself, with call counts */
-        /* frames named as in the summed stacks, even when the part's
-         * stacks are kept apart (callarcs reads only out, names and style) */
-        struct fold_target arcs_frames = run->fold;
-        arcs_frames.out = &run->out;
-        callarcs_add_profile(&run->arcs, &pt->prof, &arcs_frames);
-    }
-    return fold_profile(&pt->prof, pt->columns, &run->fold, err, errlen);
-}
-
-/* --inline: an object's debug file may be prepared while reading goes on. */
-static void run_object(void *arg, uint32_t name, const char *path)
-{
-    struct run *run = arg;
-    inline_note_object(run->inl, name, path);
-}
-
 void run_init(struct run *run, const struct run_options *opt)
 {
     memset(run, 0, sizeof *run);
@@ -65,16 +39,6 @@ void run_init(struct run *run, const struct run_options *opt)
     run->out.keep_sources = needs->sources;
     callarcs_init(&run->arcs);
     run->keep_arcs = needs->call_arcs || ro->colors == COLORS_OBJ;
-    run->trim_roots = needs->picture && !ro->full_stacks;
-    /* a part's threads are put together once every input is read: the
-     * formats that show them keep each section apart until then */
-    bool threads_shown = needs->shows_threads ||
-                         (opt->thread_frames && needs->threads_on_request);
-    run->keep_parts = needs->report || run->trim_roots || threads_shown;
-    hashmap_init(&run->part_index);
-    hashmap_init(&run->process_order);
-    run->fold = (struct fold_target){.out = &run->out, .names = &run->names,
-                                     .style = opt->style, .resolution = opt->resolution};
     if (opt->inline_frames) {
         heap_prefer_huge_pages((size_t)64 << 20);
         char *default_dir = opt->inline_cache ? NULL : dwarf_images_default_dir();
@@ -84,6 +48,18 @@ void run_init(struct run *run, const struct run_options *opt)
         run->inl = inline_new(opt->debug_dirs, cache_dir);
         free(default_dir);
     }
+    struct router_setup to = {
+        .out = &run->out,
+        .names = &run->names,
+        .style = opt->style,
+        .resolution = opt->resolution,
+        .arcs = run->keep_arcs ? &run->arcs : NULL,
+        .inl = run->inl,
+        .format = ro->format,
+        .full_stacks = ro->full_stacks,
+        .thread_frames = opt->thread_frames,
+    };
+    router_init(&run->route, &to);
     struct read_options ro_in = {
         .event = opt->event,
         .part = opt->part,
@@ -92,13 +68,12 @@ void run_init(struct run *run, const struct run_options *opt)
         .want_lines = needs->sources,
         .keep_notes = needs->notes,
         .all_events = needs->run_columns || needs->part_columns,
-        .keep_parts = run->keep_parts,
+        .describe_sections = run->route.keep_parts,
         .threads = opt->threads,
         .nthreads = opt->nthreads,
     };
-    struct part_sink sink = {run, run_part, run->inl ? run_object : NULL, NULL, NULL};
-    parts_sink(&sink);
-    read_target_init(&run->in, &ro_in, &run->names, &run->out, &sink);
+    struct section_sink sink = router_sink(&run->route);
+    read_target_init(&run->in, &ro_in, &run->names, &sink);
 }
 
 void run_free(struct run *run)
@@ -110,20 +85,11 @@ void run_free(struct run *run)
 #endif
     }
     read_target_free(&run->in);
+    router_free(&run->route);
     callarcs_free(&run->arcs);
     stacks_free(&run->out);
-    fold_target_free(&run->fold);
     strtab_free(&run->names);
     free(run->columns);
-    parts_free(run);
-    if (run->part_open) { /* an input failed in this part */
-        stacks_free(run->part_open);
-        free(run->part_open);
-    }
-    for (size_t i = 0; i < run->nmetadata; i++)
-        free(run->metadata[i]);
-    free(run->metadata);
-    free(run->cmd);
     free(run->events);
 }
 
@@ -284,14 +250,14 @@ static int finish_parts(struct run *run)
     choose_events(run);
     bool ok = true;
     struct event_column *cols = xcalloc(run->nevents, sizeof *cols);
-    for (size_t i = 0; i < run->nparts; i++) {
-        struct kept_part *kp = &run->parts[i];
+    for (size_t i = 0; i < run->route.nparts; i++) {
+        struct kept_part *kp = &run->route.parts[i];
         kp->columns = xcalloc(run->nevents, sizeof *kp->columns);
         if (kp->stacks) {
             ok &= event_columns(run, kp->stacks, kp->columns);
             continue;
         }
-        /* -f md: the sums of its sections (parts_assemble left them) */
+        /* -f md: the sums of its sections (router_assemble left them) */
         for (size_t j = 0; j < kp->nsections; j++) {
             struct kept_section *ks = &kp->sections[j];
             memset(cols, 0, run->nevents * sizeof *cols);
@@ -346,7 +312,7 @@ static int write_output(struct run *run, struct run *base, const char *name,
     struct render_job job = job_of(run, base, name);
     job.report = report;
     job.report_diff = diff;
-    struct thread_frame *threads = parts_thread_frames(run, &job.nthreads);
+    struct thread_frame *threads = router_thread_frames(&run->route, &job.nthreads);
     job.threads = threads;
     int rc = render_write(&job, out);
     free(threads);
@@ -364,19 +330,19 @@ static int write_output(struct run *run, struct run *base, const char *name,
     return 0;
 }
 
-/* The stacks of every section kept in run's parts, at all[*n...]. */
-static void section_stacks(const struct run *run, struct stacks **all, size_t *n)
+/* The stacks of every section kept in r's parts, at all[*n...]. */
+static void section_stacks(const struct router *r, struct stacks **all, size_t *n)
 {
-    for (size_t i = 0; i < run->nparts; i++)
-        for (size_t j = 0; j < run->parts[i].nsections; j++)
-            all[(*n)++] = run->parts[i].sections[j].stacks;
+    for (size_t i = 0; i < r->nparts; i++)
+        for (size_t j = 0; j < r->parts[i].nsections; j++)
+            all[(*n)++] = r->parts[i].sections[j].stacks;
 }
 
 static size_t count_sections(const struct run *run)
 {
     size_t n = 0;
-    for (size_t i = 0; run && i < run->nparts; i++)
-        n += run->parts[i].nsections;
+    for (size_t i = 0; run && i < run->route.nparts; i++)
+        n += run->route.parts[i].nsections;
     return n;
 }
 
@@ -389,15 +355,42 @@ static void shorten_frames(struct run *run, struct run *base)
     size_t n = 0, cap = 2 + count_sections(run) + count_sections(base);
     struct stacks **all = xmalloc(cap * sizeof *all);
     all[n++] = &run->out; /* first: its call arcs are renamed too */
-    section_stacks(run, all, &n);
+    section_stacks(&run->route, all, &n);
     if (base) {
         all[n++] = &base->out;
-        section_stacks(base, all, &n);
+        section_stacks(&base->route, all, &n);
     }
     stacks_shorten(all, n, run->opt.style.short_templates,
                    render_needs(run->opt.render.format)->raw_names_shown,
                    run->keep_arcs ? &run->arcs : NULL);
     free(all);
+}
+
+/* --diff BASE: the base profile, read with the same options (parts kept
+ * and re-rooted alike, as the format needs), without --inline. Returns
+ * 0, or EXIT_INPUT after printing why. */
+static int read_base(struct run *base, const struct run *run)
+{
+    const struct run_options *opt = &run->opt;
+    struct run_options base_opt = *opt;
+    enum render_format f = opt->render.format;
+    base_opt.inline_frames = false;
+    base_opt.render.format = render_needs(f)->diff_in_format ? f : FORMAT_FOLDED;
+    base_opt.render.colors = COLORS_NAME;
+    run_init(base, &base_opt);
+    struct diag d;
+    if (run_read_path(base, opt->diff_base, &d) != 0) {
+        print_diag(&d);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+/* The report's view of a run's parts, named `title` unless --title. */
+static void report_view(struct report_view *v, const struct run *run, const char *title)
+{
+    const char *t = run->opt.render.title ? run->opt.render.title : title;
+    report_view_init(v, &run->route, t, run->events, run->nevents, run->default_event);
 }
 
 int pipeline_run(const struct run_options *opt, const char *const *inputs, size_t ninputs)
@@ -408,23 +401,15 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
     enum render_format f = opt->render.format;
     const struct writer_needs *needs = render_needs(f);
     bool report = needs->report;
-    /* --diff BASE: the base profile, read with the same options (parts
-     * kept and re-rooted alike). */
-    struct run base;
-    struct run_options base_opt = *opt;
-    base_opt.inline_frames = false;
-    base_opt.render.format = needs->diff_in_format ? f : FORMAT_FOLDED;
-    base_opt.render.colors = COLORS_NAME;
-    run_init(&base, &base_opt);
-    if (status == 0 && opt->render.diff_base) {
-        struct diag d;
-        if (run_read_path(&base, opt->render.diff_base, &d) != 0) {
-            print_diag(&d);
-            status = EXIT_INPUT;
-        } else if (base.fold.estimated && !run.fold.estimated) {
-            run.fold.estimated = true;
-            memcpy(run.fold.estimate_reason, base.fold.estimate_reason,
-                   sizeof run.fold.estimate_reason);
+    /* --diff BASE: a second input, the profile the output compares with */
+    struct run base_run, *base = NULL;
+    if (status == 0 && opt->diff_base) {
+        base = &base_run;
+        status = read_base(base, &run);
+        if (status == 0 && base->route.fold.estimated && !run.route.fold.estimated) {
+            run.route.fold.estimated = true;
+            memcpy(run.route.fold.estimate_reason, base->route.fold.estimate_reason,
+                   sizeof run.route.fold.estimate_reason);
         }
     }
     /* --frame=short (the pictures' default): every frame is read by now,
@@ -433,43 +418,43 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
      * frames are renamed with the stacks', and the columns of every event
      * taken after. */
     if (status == 0 && opt->style.short_names)
-        shorten_frames(&run, opt->render.diff_base ? &base : NULL);
+        shorten_frames(&run, base);
     /* a part's sections (its threads) put together, their threads named
      * (the base's paired with the run's) */
-    if (status == 0 && run.keep_parts)
-        status = parts_assemble(&run, opt->render.diff_base && base.keep_parts ? &base : NULL);
+    if (status == 0)
+        status = router_assemble(&run.route, base ? &base->route : NULL);
     if (status == 0 && needs->run_columns)
         status = pprof_columns(&run);
     if (status == 0 && needs->part_columns)
         status = finish_parts(&run);
-    if (status == 0 && needs->part_columns && opt->render.diff_base)
-        status = finish_parts(&base);
+    if (status == 0 && needs->part_columns && base)
+        status = finish_parts(base);
     struct report_view view = {0}, base_view = {0};
     struct report_diff diff = {0};
     if (status == 0 && report) {
-        report_view_init(&view, &run, inputs[0]);
-        if (opt->render.diff_base) {
-            report_view_init(&base_view, &base, opt->render.diff_base);
+        report_view(&view, &run, inputs[0]);
+        if (base) {
+            report_view(&base_view, base, opt->diff_base);
             diff.old = &base_view.report;
             diff.new = &view.report;
             diff.pairs = pair_parts(diff.old, diff.new, &diff.npairs);
         }
     }
     if (status == 0)
-        status = write_output(&run, opt->render.diff_base ? &base : NULL, inputs[0],
-                              report && !opt->render.diff_base ? &view.report : NULL,
-                              report && opt->render.diff_base ? &diff : NULL);
+        status = write_output(&run, base, inputs[0], report && !base ? &view.report : NULL,
+                              report && base ? &diff : NULL);
     free(view.parts);
     free(base_view.parts);
     free((void *)diff.pairs);
-    if (status == 0 && run.fold.estimated && needs->notes_estimate)
+    if (status == 0 && run.route.fold.estimated && needs->notes_estimate)
         fprintf(stderr,
                 "callgrind_fold: note: stacks are estimated from the call graph "
                 "(%.60s); profile with callgrind --dump-folded=yes for exact "
-                "stacks\n", run.fold.estimate_reason);
+                "stacks\n", run.route.fold.estimate_reason);
     if (run.inl && status == 0)
         inline_report(run.inl, &run.names, stderr);
-    run_free(&base);
+    if (base)
+        run_free(base);
     run_free(&run);
     return status;
 }

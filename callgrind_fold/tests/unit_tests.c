@@ -727,8 +727,8 @@ static void test_events(void)
 static bool describes(const char *descs, const char *trigger, const char *name,
                       const char *metadata)
 {
-    struct part_info info = {.descs = descs, .descs_len = strlen(descs)};
-    read_describe_part(&info);
+    struct section_info info = {.descs = descs, .descs_len = strlen(descs)};
+    read_describe_section(&info);
     bool ok = trigger ? info.trigger && info.trigger_len == strlen(trigger) &&
                             memcmp(info.trigger, trigger, info.trigger_len) == 0
                       : !info.trigger;
@@ -964,30 +964,17 @@ static void test_tree_reader(void)
     check_reject("tree-reject-marker-junk", "# callgrind folded tree!\n", 1);
 }
 
-/* The readers' view of each section's thread (read.h, struct part_info):
- * what part_end is told, for callgrind.out and folded trees, one file or
+/* The readers' view of each section's thread (read.h, struct section_info):
+ * what the sink is told, for callgrind.out and folded trees, one file or
  * a file per thread, and --thread's choice. */
 struct seen_sections {
     size_t n;
-    struct part_info info[8];
+    struct section_info info[8];
     char name[8][16];
 };
 
-static int sections_part(void *arg, struct part *pt, char *err, size_t errlen)
+static void note_section(struct seen_sections *seen, const struct section_info *info)
 {
-    (void)arg, (void)pt, (void)err, (void)errlen;
-    return 0;
-}
-
-static void sections_start(void *arg, struct read_target *t, const struct part_info *info)
-{
-    (void)arg, (void)t, (void)info;
-}
-
-static int sections_end(void *arg, const struct part_info *info, char *err, size_t errlen)
-{
-    (void)err, (void)errlen;
-    struct seen_sections *seen = arg;
     if (seen->n < 8) {
         seen->info[seen->n] = *info;
         snprintf(seen->name[seen->n], sizeof seen->name[0], "%.*s",
@@ -995,6 +982,30 @@ static int sections_end(void *arg, const struct part_info *info, char *err, size
         seen->info[seen->n].thread_name = info->thread_name ? seen->name[seen->n] : NULL;
     }
     seen->n++;
+}
+
+static int sections_graph(void *arg, const struct section_info *info, struct part *pt,
+                          char *err, size_t errlen)
+{
+    (void)pt, (void)err, (void)errlen;
+    note_section(arg, info);
+    return 0;
+}
+
+/* Every section's costs read into one scratch stacks. */
+static struct stacks sections_scratch;
+
+static struct stacks *sections_open(void *arg, const struct section_info *head)
+{
+    (void)arg, (void)head;
+    return &sections_scratch;
+}
+
+static int sections_stacks(void *arg, const struct section_info *info, struct stacks *s,
+                           char *err, size_t errlen)
+{
+    (void)s, (void)err, (void)errlen;
+    note_section(arg, info);
     return 0;
 }
 
@@ -1005,13 +1016,13 @@ static int read_sections(const char *const *inputs, const char *const *threads,
                          struct diag *d)
 {
     struct strtab names;
-    struct stacks stacks;
     strtab_init(&names);
-    stacks_init(&stacks);
-    struct read_options opt = {.keep_parts = true, .threads = threads, .nthreads = nthreads};
-    struct part_sink sink = {seen, sections_part, NULL, sections_start, sections_end};
+    struct read_options opt = {.describe_sections = true, .threads = threads,
+                               .nthreads = nthreads};
+    struct section_sink sink = {seen, sections_graph, sections_open, sections_stacks, NULL};
+    stacks_init(&sections_scratch);
     struct read_target t;
-    read_target_init(&t, &opt, &names, &stacks, &sink);
+    read_target_init(&t, &opt, &names, &sink);
     memset(seen, 0, sizeof *seen);
     int rc = 0;
     for (size_t i = 0; inputs[i] && rc == 0; i++)
@@ -1019,7 +1030,7 @@ static int read_sections(const char *const *inputs, const char *const *threads,
     for (size_t i = 0; i < nthreads && matched; i++)
         matched[i] = t.thread_matched[i];
     read_target_free(&t);
-    stacks_free(&stacks);
+    stacks_free(&sections_scratch);
     strtab_free(&names);
     return rc;
 }
@@ -1036,7 +1047,7 @@ static int read_sections(const char *const *inputs, const char *const *threads,
 static bool section_is(const struct seen_sections *s, size_t i, uint64_t number,
                        uint64_t pid, uint64_t thread, const char *name)
 {
-    const struct part_info *in = &s->info[i];
+    const struct section_info *in = &s->info[i];
     return in->number == number && in->pid == pid && in->has_thread &&
            in->thread == thread &&
            (name ? in->thread_name && strcmp(in->thread_name, name) == 0 : !in->thread_name);

@@ -1,5 +1,6 @@
-/* Folded stacks text ("frame;frame;... count" lines): each line is merged
- * into the run's stacks as it is, after checking its form (folded.h). */
+/* Folded stacks text ("frame;frame;... count" lines): each line is added
+ * to the file's stacks as it is, after checking its form, and the file
+ * handed over as one section (folded.h). */
 #include "folded.h"
 #include "lex.h"
 
@@ -53,6 +54,7 @@ static int folded_line(const char *line, size_t len, const char **stack, size_t 
  * on its way meanwhile; a million distinct stacks are a table far bigger
  * than the caches. */
 struct pending {
+    struct stacks *into;        /* the file's stacks */
     struct stacks_text text[2]; /* this line's and the next one's frames */
     int cur;                    /* text[cur] is the pending line's */
     bool full;
@@ -61,12 +63,12 @@ struct pending {
 };
 
 /* Adds the pending line, if any: 0, or -1 with d set for its line. */
-static int add_pending(struct pending *p, struct read_target *t, struct diag *d)
+static int add_pending(struct pending *p, struct diag *d)
 {
     if (!p->full)
         return 0;
     p->full = false;
-    if (!stacks_add_frames(t->stacks, &p->text[p->cur], p->count)) {
+    if (!stacks_add_frames(p->into, &p->text[p->cur], p->count)) {
         d->line = p->lineno;
         snprintf(d->msg, sizeof d->msg, "summed counts overflow 64 bits");
         return -1;
@@ -77,7 +79,7 @@ static int add_pending(struct pending *p, struct read_target *t, struct diag *d)
 /* One line: its frames interned, then the line before it added, in the
  * order of the lines for everything a line can report. */
 static int take_line(struct pending *p, const char *line, size_t len, uint64_t lineno,
-                     struct read_target *t, struct diag *d)
+                     struct diag *d)
 {
     const char *stack;
     size_t stack_len;
@@ -85,7 +87,7 @@ static int take_line(struct pending *p, const char *line, size_t len, uint64_t l
     int rc = folded_line(line, len, &stack, &stack_len, &n, d);
     if (rc < 0) {
         struct diag mine = *d; /* the line before may fail first */
-        if (add_pending(p, t, d))
+        if (add_pending(p, d))
             return -1;
         *d = mine;
         d->line = lineno;
@@ -94,8 +96,8 @@ static int take_line(struct pending *p, const char *line, size_t len, uint64_t l
     if (rc == 0)
         return 0;
     int next = p->full ? 1 - p->cur : p->cur;
-    stacks_text_frames(t->stacks, stack, stack_len, &p->text[next]);
-    if (add_pending(p, t, d))
+    stacks_text_frames(p->into, stack, stack_len, &p->text[next]);
+    if (add_pending(p, d))
         return -1;
     p->cur = next;
     p->full = true;
@@ -105,25 +107,25 @@ static int take_line(struct pending *p, const char *line, size_t len, uint64_t l
 }
 
 static int read_lines(struct linereader *r, const char *first, size_t first_len,
-                      struct pending *p, struct read_target *t, struct diag *d)
+                      struct pending *p, struct diag *d)
 {
-    if (take_line(p, first, first_len, r->lineno, t, d))
+    if (take_line(p, first, first_len, r->lineno, d))
         return -1;
     for (;;) {
         const char *line;
         size_t len;
         enum lr_status st = lr_next(r, &line, &len);
         if (st == LR_EOF)
-            return add_pending(p, t, d);
+            return add_pending(p, d);
         if (st != LR_LINE) {
-            if (add_pending(p, t, d))
+            if (add_pending(p, d))
                 return -1;
             d->line = r->lineno + 1;
             snprintf(d->msg, sizeof d->msg, "%s",
                      st == LR_TOO_LONG ? "line longer than 64 MiB" : "read error");
             return -1;
         }
-        if (take_line(p, line, len, r->lineno, t, d))
+        if (take_line(p, line, len, r->lineno, d))
             return -1;
     }
 }
@@ -133,27 +135,20 @@ int read_folded(struct linereader *r, const char *first, size_t first_len,
 {
     t->folded_inputs++;
     /* Folded text names no thread: --thread leaves it out (read all the
-     * same, and checked, into stacks of its own). */
+     * same, and checked, into stacks of its own, not handed over). */
     bool left_out = t->opt.nthreads > 0;
-    struct stacks *kept = t->stacks, scratch;
-    if (left_out) {
-        stacks_init(&scratch);
-        t->stacks = &scratch;
-    } else {
-        struct part_info info = read_folded_part(t);
-        read_part_start(t, &info); /* keep_parts: one part, numbered 1 */
-    }
+    struct section_info info = read_folded_section(t);
+    struct stacks scratch;
+    stacks_init(&scratch);
     /* stacks_add_frames counts in column 0: with all_events, every event's */
-    struct pending p = {0};
-    int rc = read_lines(r, first, first_len, &p, t, d);
+    struct pending p = {.into = left_out ? &scratch : read_section_open(t, &info)};
+    int rc = read_lines(r, first, first_len, &p, d);
     stacks_text_free(&p.text[0]);
     stacks_text_free(&p.text[1]);
-    if (left_out) {
-        stacks_free(&scratch);
-        t->stacks = kept;
-    } else if (rc == 0 && read_folded_part_end(t, d->msg, sizeof d->msg)) {
+    stacks_free(&scratch);
+    if (rc == 0 && !left_out && read_section_stacks(t, &info, p.into, d->msg, sizeof d->msg)) {
         d->line = 0;
-        return -1;
+        rc = -1;
     }
     return rc;
 }

@@ -9,7 +9,8 @@
 #include "read.h"
 #include "linereader.h"
 
-/* Folded stacks, merged into t->stacks unchanged. */
+/* Folded stacks: the file read as one section, its stacks as written,
+ * into the stacks the target's sink names. */
 int read_folded(struct linereader *r, const char *first, size_t first_len,
                 struct read_target *t, struct diag *d);
 

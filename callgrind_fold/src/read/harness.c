@@ -1,5 +1,5 @@
 /* A section's description by the conventions of benchmark harnesses
- * (read.h, struct part_info): which "desc:" line says why the part was
+ * (read.h, struct section_info): which "desc:" line says why the part was
  * dumped, and whether a CodSpeed-style harness named a benchmark or
  * passed metadata through that line. */
 #include "read.h"
@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-void read_describe_part(struct part_info *info)
+void read_describe_section(struct section_info *info)
 {
     static const char trigger[] = "Trigger: ";
     static const char request[] = "Client Request: ", metadata[] = "Metadata: ";

@@ -1,6 +1,6 @@
-/* Header lines of callgrind.out and the life cycle of its parts: takes
- * "events:", "positions:", "part:", "totals:" ... (parser.header), hands
- * each finished part to the read target's sink. */
+/* Header lines of callgrind.out and the life cycle of its sections:
+ * takes "events:", "positions:", "part:", "totals:" ... (parser.header),
+ * hands each finished section to the read target's sink. */
 #include "parser.h"
 #include "lex.h"
 
@@ -72,22 +72,22 @@ void start_part(struct parser *P)
     P->all.nothers = 0; /* set up again with the part's events */
 }
 
-/* The section's header, for part_end. */
-static struct part_info part_info_of(struct parser *P)
+/* The section's header, for the sink. */
+static struct section_info section_info_of(struct parser *P)
 {
-    struct part_info info = {.number = P->header.part_number, .descs = P->header.descs.data,
+    struct section_info info = {.number = P->header.part_number, .descs = P->header.descs.data,
                              .descs_len = P->header.descs.len};
-    section_info(P->t, &P->header.section, &info);
+    section_fill_info(P->t, &P->header.section, &info);
     return info;
 }
 
-/* keep_parts: a part without costs, announced and closed. */
-static void end_part(struct parser *P)
+/* describe_sections: a section without costs, handed over all the same
+ * (a report reads its "desc:" lines). */
+static void hand_over_empty(struct parser *P)
 {
     char err[sizeof P->d->msg];
-    struct part_info info = part_info_of(P);
-    read_part_start(P->t, &info);
-    if (read_part_end(P->t, &info, err, sizeof err))
+    struct section_info info = section_info_of(P);
+    if (read_section_stacks(P->t, &info, NULL, err, sizeof err))
         fail(P, "%s", err);
 }
 
@@ -112,8 +112,8 @@ static void finish_empty_section(struct parser *P)
 {
     struct read_target *t = P->t;
     bool part_wanted = t->opt.part == ALL_PARTS || t->opt.part == P->header.part_number;
-    if (thread_wanted(P, part_wanted) && part_wanted && t->opt.keep_parts)
-        end_part(P);
+    if (thread_wanted(P, part_wanted) && part_wanted && t->opt.describe_sections)
+        hand_over_empty(P);
 }
 
 void finish_part(struct parser *P)
@@ -163,12 +163,9 @@ void finish_part(struct parser *P)
         i += n + 1;
     }
     char err[sizeof P->d->msg];
-    struct part_info info = part_info_of(P);
-    read_part_start(t, &info);
+    struct section_info info = section_info_of(P);
     P->body.part.number = P->header.part_number;
-    if (t->sink.part(t->sink.arg, &P->body.part, err, sizeof err))
-        fail(P, "%s", err);
-    if (read_part_end(t, &info, err, sizeof err))
+    if (read_section_graph(t, &info, &P->body.part, err, sizeof err))
         fail(P, "%s", err);
 }
 
@@ -288,7 +285,7 @@ void header_line(struct parser *P, const char *key, size_t keylen,
         notes_comment(P->t, "cmd", value, (size_t)(end - value));
     } else if (key_is(key, keylen, "desc")) {
         section_desc(&P->header.section, value, end, P->r->lineno);
-        if (P->t->opt.keep_notes || P->t->opt.keep_parts) {
+        if (P->t->opt.keep_notes || P->t->opt.describe_sections) {
             buf_append(&P->header.descs, value, (size_t)(end - value));
             buf_putc(&P->header.descs, '\n');
         }

@@ -7,21 +7,23 @@
  * folded stacks text (folded.c). Lines come from linereader.c, without an
  * allocation per line; failure.c is the one way a reader stops at a bad
  * line.
- * Hands on, into a struct read_target that the pipeline (pipeline.h)
- * sets up:
- *   - each callgrind part that passes --part, read completely, as a
- *     struct part (stacks/stacks.h: its call graph, or with --inline its
- *     costs by address) to the target's part_sink: only one part's graph
- *     is ever held;
- *   - folded trees and folded text, which are exact stacks already,
- *     straight into the target's struct stacks;
- *   - what the inputs say besides costs (notes.c: events, their long
- *     names, "cmd:" and "desc:" lines) when asked for;
- *   - with keep_parts, each section's thread and part (struct part_info;
- *     sections.c checks the sections of one part against each other and
- *     makes --thread's choice; harness.c reads its "desc:" lines by
- *     benchmark harnesses' conventions: trigger, benchmark name,
- *     metadata).
+ * Hands on, through the struct section_sink of a struct read_target
+ * that the pipeline (pipeline.h) sets up, each section that passes
+ * --part and --thread, whole, once it is read: its header (struct
+ * section_info: its part, its thread, its "desc:" lines; sections.c checks
+ * the sections of one part against each other and makes --thread's
+ * choice; harness.c reads the "desc:" lines by benchmark harnesses'
+ * conventions: trigger, benchmark name, metadata) and
+ *   - for callgrind profiles, its call graph as a struct part
+ *     (stacks/stacks.h; with --inline its costs by address): only one
+ *     section's graph is ever held;
+ *   - for folded trees and folded text, which are exact stacks already,
+ *     its stacks: once its header is read the sink says which stacks to
+ *     read it into (the run's own, to sum it straight away, or new ones
+ *     of the section's), and takes them back at its end.
+ * Where a section goes is not the readers' business. Besides,
+ * what the inputs say besides costs (notes.c: events, their long names,
+ * "cmd:" and "desc:" lines) when asked for.
  * Depends on the stacks model (stacks/stacks.h) and util/ only. Errors
  * come back as struct diag ("FILE:LINE: message"). */
 #ifndef CF_READ_READ_H
@@ -53,9 +55,9 @@ struct read_options {
     bool all_events;          /* -f pprof: every event of the inputs, each
                                  in its own column of the stacks
                                  (read_event_column) */
-    bool keep_parts;          /* announce every part to the sink's
-                                 part_start and part_end (-f html, -f md,
-                                 pictures rooted per part) */
+    bool describe_sections;   /* hand over the sections without costs
+                                 too, and every section's "desc:" lines
+                                 (the sink keeps sections apart) */
     /* --thread values: only the sections of threads of these names or
      * kernel ids are read (sections.h); NULL, 0: every section. */
     const char *const *threads;
@@ -70,14 +72,16 @@ struct input_notes {
     struct strtab comments;      /* "cmd: ..." and "desc: ..." lines, once each */
 };
 
-/* A section as part_end sees it: its part's number, its thread, and what
- * its header said. The sections of one part (one per thread with
- * callgrind --separate-threads=yes) have the same number and process. */
-struct part_info {
+/* A section's header as the sink sees it: its part's number, its
+ * thread, and what its header said. The sections of one part (one per
+ * thread with callgrind --separate-threads=yes) have the same number and
+ * process. */
+struct section_info {
     uint64_t number;             /* its "part:" number, else 1, 2, ... */
     const char *descs;           /* its "desc:" values, '\n' after each */
     size_t descs_len;
     const char *cmd;             /* its input's "cmd:" value, "" if none */
+    uint64_t input;              /* its input's number among the run's */
     bool folded_text;            /* a file of folded stacks */
     uint64_t process;            /* the part's process (sections.h): its
                                     input's pid, or the input itself */
@@ -87,7 +91,7 @@ struct part_info {
                                     0 if none */
     const char *thread_name;     /* its "desc: Thread name:", or NULL */
     size_t thread_name_len;
-    /* At the part's end, read from descs by harness conventions
+    /* Read from descs by harness conventions
      * (harness.c): its "desc: Trigger:" text (NULL if none); whether a
      * harness dumped it for a benchmark ("Client Request: NAME"), the
      * name; whether that request passed metadata ("Metadata: TEXT"). */
@@ -101,9 +105,9 @@ struct part_info {
     size_t metadata_len;
 };
 
-/* harness.c: fills a part_info's trigger, benchmark, name and metadata
+/* harness.c: fills a section_info's trigger, benchmark, name and metadata
  * from its descs. */
-void read_describe_part(struct part_info *info);
+void read_describe_section(struct section_info *info);
 
 /* sections.c: every section read so far by a run, by part, for the
  * checks of sections.h. */
@@ -128,33 +132,36 @@ struct seen_part {
 
 struct read_target;
 
-/* The next stage, for callgrind parts. */
-struct part_sink {
+/* The next stage: where the readers hand each section they read, whole,
+ * with its header. */
+struct section_sink {
     void *arg;
-    /* A part that passed --part, read completely. Returns 0, or -1 with
-     * a message in err (the reader then fails at the part's last line). */
-    int (*part)(void *arg, struct part *part, char *err, size_t errlen);
+    /* A callgrind section: its call graph (with by_address, its costs by
+     * address), which the sink may change. Returns 0, or -1 with a
+     * message in err (the reader then fails at the section's last line). */
+    int (*graph)(void *arg, const struct section_info *info, struct part *graph, char *err,
+                 size_t errlen);
+    /* A section of a folded tree or a file of folded stacks (one
+     * section, numbered 1), its header read (descs not yet): the stacks
+     * its costs are to be added to, the sink's choice. The reader adds
+     * to them until it hands the section over, and never after; frame
+     * ids made in other stacks do not hold there. */
+    struct stacks *(*open)(void *arg, const struct section_info *head);
+    /* That section read, handed over with its stacks (those open gave),
+     * or with describe_sections a callgrind section without costs (s
+     * NULL). Returns as graph. */
+    int (*stacks)(void *arg, const struct section_info *info, struct stacks *s, char *err,
+                  size_t errlen);
     /* An object named by "ob=" or "cob=" (`name` its id in names), only
      * with by_address: its debug file may be prepared while reading goes
      * on. May be NULL. */
     void (*object)(void *arg, uint32_t name, const char *path);
-    /* With keep_parts, for every input kind (a callgrind part, a folded
-     * tree's part, a file of folded stacks as one part numbered 1): a
-     * part that passes --part is announced before any of its costs are
-     * added, with what its header says (info: its thread, which part;
-     * descs not yet), and closed after the last. part_start may point
-     * t->stacks at other stacks (the part's own): readers take it up
-     * again after the call, frame ids included. part_end returns as
-     * `part`. */
-    void (*part_start)(void *arg, struct read_target *t, const struct part_info *info);
-    int (*part_end)(void *arg, const struct part_info *info, char *err, size_t errlen);
 };
 
 struct read_target {
     struct read_options opt;
     struct strtab *names;        /* every function, file and object name */
-    struct stacks *stacks;       /* exact stacks of trees and folded text */
-    struct part_sink sink;
+    struct section_sink sink;
     struct input_notes notes;    /* filled when opt.keep_notes */
     struct strtab event_columns; /* all_events: event -> stacks column - 1 */
     /* What was read so far. */
@@ -171,19 +178,20 @@ struct read_target {
                                     selects has that thread */
 };
 
-/* target.c: the target's life cycle, and each part handed to the sink. */
+/* target.c: the target's life cycle, and each section handed to the
+ * sink, its header completed here in *info (its input, its cmd, what
+ * harnesses say in its descs). Each returns as the sink's call. */
 void read_target_init(struct read_target *t, const struct read_options *opt,
-                      struct strtab *names, struct stacks *stacks,
-                      const struct part_sink *sink);
+                      struct strtab *names, const struct section_sink *sink);
 void read_target_free(struct read_target *t);
-/* keep_parts: part_start, and part_end with the section's header in
- * *info (its cmd filled in here; both readers and folded text call
- * these). Returns as part_end. */
-void read_part_start(struct read_target *t, const struct part_info *info);
-int read_part_end(struct read_target *t, struct part_info *info, char *err, size_t errlen);
-/* The same for a file of folded stacks: one part, numbered 1. */
-struct part_info read_folded_part(const struct read_target *t);
-int read_folded_part_end(struct read_target *t, char *err, size_t errlen);
+int read_section_graph(struct read_target *t, struct section_info *info, struct part *graph,
+                       char *err, size_t errlen);
+int read_section_stacks(struct read_target *t, struct section_info *info, struct stacks *s,
+                        char *err, size_t errlen);
+/* The stacks a section of stacks is read into (the sink's open). */
+struct stacks *read_section_open(struct read_target *t, const struct section_info *head);
+/* The header of a file of folded stacks: one part, numbered 1. */
+struct section_info read_folded_section(const struct read_target *t);
 
 /* The event to count: --event, else the first column of the first input
  * (remembered, so that every input counts the same event). */

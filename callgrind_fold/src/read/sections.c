@@ -172,8 +172,8 @@ int section_end_header(struct read_target *t, const struct section_head *h,
     return 0;
 }
 
-void section_info(const struct read_target *t, const struct section_head *h,
-                  struct part_info *info)
+void section_fill_info(const struct read_target *t, const struct section_head *h,
+                       struct section_info *info)
 {
     info->process = process_of(t, h);
     info->pid = h->has_pid ? h->pid : 0;

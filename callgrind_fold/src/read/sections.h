@@ -58,8 +58,9 @@ int section_end_header(struct read_target *t, const struct section_head *h,
 /* The process of a section without a pid and thread: the input being
  * read (folded text's too). */
 uint64_t section_input_process(const struct read_target *t);
-/* The section's thread and process in info (part_info of read.h). */
-void section_info(const struct read_target *t, const struct section_head *h,
-                  struct part_info *info);
+/* The section's thread and process in info (struct section_info of
+ * read.h). */
+void section_fill_info(const struct read_target *t, const struct section_head *h,
+                       struct section_info *info);
 
 #endif

@@ -1,5 +1,5 @@
-/* The read target (read.h) from start to end, and each part handed to
- * the sink: called by every reader, so kept apart from input.c, which
+/* The read target (read.h) from start to end, and each section handed
+ * to the sink: called by every reader, so kept apart from input.c, which
  * calls the readers (no two files call each other). */
 #include "read.h"
 #include "sections.h"
@@ -9,13 +9,11 @@
 #include <string.h>
 
 void read_target_init(struct read_target *t, const struct read_options *opt,
-                      struct strtab *names, struct stacks *stacks,
-                      const struct part_sink *sink)
+                      struct strtab *names, const struct section_sink *sink)
 {
     memset(t, 0, sizeof *t);
     t->opt = *opt;
     t->names = names;
-    t->stacks = stacks;
     t->sink = *sink;
     strtab_init(&t->notes.events);
     strtab_init(&t->notes.comments);
@@ -48,33 +46,39 @@ void read_target_free(struct read_target *t)
     free(t->thread_matched);
 }
 
-void read_part_start(struct read_target *t, const struct part_info *info)
+/* The header's last fields, once the section is read. */
+static void complete_info(struct read_target *t, struct section_info *info)
 {
-    if (t->opt.keep_parts && t->sink.part_start)
-        t->sink.part_start(t->sink.arg, t, info);
-}
-
-int read_part_end(struct read_target *t, struct part_info *info, char *err, size_t errlen)
-{
-    if (!t->opt.keep_parts || !t->sink.part_end)
-        return 0;
     if (!info->descs)
         info->descs_len = 0;
     info->descs = info->descs ? info->descs : "";
     info->cmd = t->cmd.len ? buf_cstr(&t->cmd) : "";
-    read_describe_part(info);
-    return t->sink.part_end(t->sink.arg, info, err, errlen);
+    info->input = t->inputs;
+    read_describe_section(info);
 }
 
-struct part_info read_folded_part(const struct read_target *t)
+int read_section_graph(struct read_target *t, struct section_info *info, struct part *graph,
+                       char *err, size_t errlen)
+{
+    complete_info(t, info);
+    return t->sink.graph(t->sink.arg, info, graph, err, errlen);
+}
+
+int read_section_stacks(struct read_target *t, struct section_info *info, struct stacks *s,
+                        char *err, size_t errlen)
+{
+    complete_info(t, info);
+    return t->sink.stacks(t->sink.arg, info, s, err, errlen);
+}
+
+struct stacks *read_section_open(struct read_target *t, const struct section_info *head)
+{
+    return t->sink.open(t->sink.arg, head);
+}
+
+struct section_info read_folded_section(const struct read_target *t)
 {
     /* no pid, no thread: a part of its own input */
-    return (struct part_info){.number = 1, .folded_text = true,
+    return (struct section_info){.number = 1, .folded_text = true,
                               .process = section_input_process(t)};
-}
-
-int read_folded_part_end(struct read_target *t, char *err, size_t errlen)
-{
-    struct part_info info = read_folded_part(t);
-    return read_part_end(t, &info, err, errlen);
 }

@@ -4,7 +4,9 @@
  * node line replaces the entry at its depth and drops the deeper ones, so
  * each line costs O(1) plus, when it has a cost, the stack it adds (which
  * the output holds anyway). Nothing is recursive, so any depth works.
- * Costs of every event are summed per part, to check "totals:". */
+ * Costs of every event are summed per part, to check "totals:". Each
+ * selected section is read into the stacks the target's sink names once
+ * its header is read, and handed over at its "totals:" line. */
 #include "tree.h"
 #include "failure.h"
 #include "events.h"
@@ -43,7 +45,7 @@ struct tree_reader {
     size_t selected_column;
     size_t *column_of;
 
-    /* "fn:" ids: id -> name (in `names`), name -> frame id in t->stacks. */
+    /* "fn:" ids: id -> name (in `names`), name -> frame id in `into`. */
     struct strtab names;
     uint32_t *dense;            /* id -> name, NO_NAME if undefined */
     size_t dense_cap;
@@ -74,9 +76,8 @@ struct tree_reader {
     unsigned wide_flushes;      /* byte lanes added into the wide ones */
     bool lanes_ok;
     struct buf descs;           /* its "desc:" values */
-    /* frame_of's ids are of stacks no longer read into: part_start
-     * pointed t->stacks at a section's own, and its part_end back */
-    bool frames_stale, own_stacks;
+    struct stacks *into;        /* a selected section's stacks, until it
+                                   is handed over; else NULL */
     bool fast_tiers;            /* fast_node_lines() may run (tiers.h) */
 };
 
@@ -133,16 +134,16 @@ static inline uint32_t name_of_id(const struct tree_reader *T, uint64_t id)
     return name;
 }
 
-/* The frames of every name made again in the stacks read into. */
-static void remake_frames(struct tree_reader *T)
+/* A selected section's stacks are the sink's choice: the frames of
+ * every name read so far are made in them. */
+static void make_frames(struct tree_reader *T)
 {
     for (uint32_t sid = 0; sid < T->names.count && sid < T->frame_cap; sid++) {
         T->scratch.len = 0;
         frame_append(&T->scratch, strtab_str(&T->names, sid), strtab_len(&T->names, sid),
                      NULL, 0, &T->t->opt.style);
-        T->frame_of[sid] = stacks_frame(T->t->stacks, T->scratch.data, T->scratch.len);
+        T->frame_of[sid] = stacks_frame(T->into, T->scratch.data, T->scratch.len);
     }
-    T->frames_stale = false;
 }
 
 /* "fn: ID NAME": the name is the rest of the line. Its frame text is made
@@ -160,17 +161,17 @@ static void fn_line(struct tree_reader *T, const char *p, const char *end)
     if (name == end)
         fail(T, "empty function name");
     size_t len = (size_t)(end - name);
-    if (T->frames_stale)
-        remake_frames(T);
     uint32_t sid = strtab_intern(&T->names, name, len);
     if (sid >= T->frame_cap || T->frame_of[sid] == NO_NAME) {
         size_t old = T->frame_cap;
         GROW(T->frame_of, T->frame_cap, (size_t)sid);
         for (size_t i = old; i < T->frame_cap; i++)
             T->frame_of[i] = NO_NAME;
-        T->scratch.len = 0;
-        frame_append(&T->scratch, name, len, NULL, 0, &T->t->opt.style);
-        T->frame_of[sid] = stacks_frame(T->t->stacks, T->scratch.data, T->scratch.len);
+        if (T->into) { /* else made with the next selected section's */
+            T->scratch.len = 0;
+            frame_append(&T->scratch, name, len, NULL, 0, &T->t->opt.style);
+            T->frame_of[sid] = stacks_frame(T->into, T->scratch.data, T->scratch.len);
+        }
     }
     static const char mark[] = " [inlined]";
     size_t marklen = sizeof mark - 1;
@@ -270,17 +271,6 @@ static void widen_lanes(struct tree_reader *T)
         flush_lanes(T);
 }
 
-/* keep_parts: the part's costs go where part_start says, so the frames
- * made so far are made again there (when that is other stacks). */
-static void start_kept_part(struct tree_reader *T, const struct part_info *info)
-{
-    struct stacks *before = T->t->stacks;
-    read_part_start(T->t, info);
-    T->own_stacks = T->t->stacks != before;
-    if (T->own_stacks || T->frames_stale)
-        remake_frames(T);
-}
-
 static void part_line(struct tree_reader *T, const char *p, const char *end)
 {
     if (T->state == IN_PART || T->state == IN_PART_HEAD)
@@ -319,7 +309,6 @@ static void close_head(struct tree_reader *T)
     }
     T->selected = T->part_wanted && wanted;
     T->state = IN_PART;
-    T->own_stacks = false;
     if (!T->selected)
         return;
     for (size_t i = 0; i < T->descs.len;) {
@@ -328,11 +317,10 @@ static void close_head(struct tree_reader *T)
         notes_comment(T->t, "desc", T->descs.data + i, n);
         i += n + 1;
     }
-    if (T->t->opt.keep_parts) {
-        struct part_info info = {.number = T->number};
-        section_info(T->t, &T->head, &info);
-        start_kept_part(T, &info);
-    }
+    struct section_info head = {.number = T->number};
+    section_fill_info(T->t, &T->head, &head);
+    T->into = read_section_open(T->t, &head);
+    make_frames(T);
 }
 
 static void totals_line(struct tree_reader *T, const char *p, const char *end)
@@ -362,12 +350,13 @@ static void totals_line(struct tree_reader *T, const char *p, const char *end)
     if (T->part_wanted)
         T->t->part_matched = true;
     char err[sizeof T->d->msg];
-    struct part_info info = {.number = T->number, .descs = T->descs.data,
+    struct section_info info = {.number = T->number, .descs = T->descs.data,
                              .descs_len = T->descs.len};
-    section_info(T->t, &T->head, &info);
-    if (T->selected && read_part_end(T->t, &info, err, sizeof err))
+    section_fill_info(T->t, &T->head, &info);
+    struct stacks *read = T->into;
+    T->into = NULL; /* the sink's from now on */
+    if (T->selected && read_section_stacks(T->t, &info, read, err, sizeof err))
         fail(T, "%s", err);
-    T->frames_stale |= T->own_stacks; /* t->stacks is the run's again */
     T->state = AFTER_TOTALS;
 }
 
@@ -407,7 +396,7 @@ static inline void sum_cost(struct tree_reader *T, size_t column, uint64_t v)
  * column, the path interned once. */
 static void add_node_every_event(struct tree_reader *T, const uint64_t *cols, size_t n)
 {
-    struct stacks *s = T->t->stacks;
+    struct stacks *s = T->into;
     uint32_t id = UINT32_MAX;
     bool ok = true;
     for (size_t i = 0; i <= n && ok; i++) {
@@ -440,7 +429,7 @@ static inline void add_node(struct tree_reader *T, uint64_t depth, uint32_t name
         return;
     }
     uint64_t cost = T->column < n ? cols[T->column] : 0;
-    if (cost && !stacks_add(T->t->stacks, 0, T->path, T->depth, cost))
+    if (cost && !stacks_add(T->into, 0, T->path, T->depth, cost))
         fail(T, "summed counts overflow 64 bits");
 }
 

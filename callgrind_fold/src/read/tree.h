@@ -15,7 +15,7 @@
 
 /* Reads the rest of a folded tree whose first line (the caller read it
  * to tell the formats apart, and it starts with TREE_MARKER) is passed
- * in; the selected parts' stacks go into t->stacks as the nodes are read.
+ * in; each selected section's stacks are handed to t's sink at its end.
  * Returns 0, or -1 with d->line and d->msg set. */
 int read_tree(struct linereader *r, const char *first, size_t first_len,
               struct read_target *t, struct diag *d);

@@ -69,18 +69,18 @@ static void note_object(struct callarcs *a, uint32_t frame, uint32_t object)
 }
 
 void callarcs_add_profile(struct callarcs *a, const struct profile *p,
-                          const struct fold_target *t)
+                          const struct strtab *names, const struct frame_style *style,
+                          struct stacks *frames)
 {
     uint32_t *frame = xmalloc((p->nnodes ? p->nnodes : 1) * sizeof *frame);
     struct buf text = {0};
     for (size_t i = 0; i < p->nnodes; i++) {
         const struct fn_node *fn = &p->nodes[i];
         text.len = 0;
-        frame_append(&text, strtab_str(t->names, fn->name), strtab_len(t->names, fn->name),
-                     strtab_str(t->names, fn->object), strtab_len(t->names, fn->object),
-                     &t->style);
-        frame[i] = stacks_frame(t->out, text.data ? text.data : "", text.len);
-        if (strtab_len(t->names, fn->object) > 0)
+        frame_append(&text, strtab_str(names, fn->name), strtab_len(names, fn->name),
+                     strtab_str(names, fn->object), strtab_len(names, fn->object), style);
+        frame[i] = stacks_frame(frames, text.data ? text.data : "", text.len);
+        if (strtab_len(names, fn->object) > 0)
             note_object(a, frame[i], fn->object);
     }
     for (size_t i = 0; i < p->nedges; i++) {

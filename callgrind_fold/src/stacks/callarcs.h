@@ -1,7 +1,7 @@
 /* stacks/ call arcs: the call graph as -f dot draws it.
  *
  * Takes: each part's call graph (struct profile, model.h) and the
- * folding's frames (struct fold_target, fold.h).  Hands on: arcs between
+ * stacks whose frames name its functions.  Hands on: arcs between
  * frames, with call counts and inclusive costs summed over every part,
  * and each frame's object, to the dot writer (write/dot.c); renamed with
  * the frames by stacks_shorten (present.h).  Depends on the model, the
@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fold.h"
+#include "present.h"
 #include "model.h"
 #include "util/util.h"
 
@@ -37,10 +37,11 @@ void callarcs_free(struct callarcs *a);
 /* Adds to the arc from -> to (created if new); returns its index. */
 uint32_t callarcs_add(struct callarcs *a, uint32_t from, uint32_t to, uint64_t calls,
                       uint64_t cost);
-/* Adds one part's call arcs, frames interned in t->out as fold_profile
- * interns them. */
+/* Adds one part's call arcs, its frames written in `style` and interned
+ * in `frames` (the run's summed stacks, as fold_profile interns them). */
 void callarcs_add_profile(struct callarcs *a, const struct profile *p,
-                          const struct fold_target *t);
+                          const struct strtab *names, const struct frame_style *style,
+                          struct stacks *frames);
 /* Frame f becomes frame rename[f] (f < nframes): arcs that become alike
  * are summed (saturating), a frame several became keeps the first object
  * known. */

@@ -37,7 +37,6 @@ struct render_options {
     enum color_scheme colors;
     double node_thres;        /* DOT: percent of the total */
     double edge_thres;
-    const char *diff_base;    /* --diff BASE, or NULL */
     bool full_stacks;         /* --full-stacks: pictures keep every frame
                                  below the user's code */
 };
@@ -52,7 +51,7 @@ void render_options_init(struct render_options *ro);
 bool render_parse_format(const char *s, enum render_format *f);
 
 /* What a format's writer needs from the stages before it. The pipeline
- * and parts.c read this instead of testing formats. */
+ * and the router read this instead of testing formats. */
 struct writer_needs {
     bool call_arcs;       /* the call graph itself (DOT and its drawings) */
     bool run_columns;     /* every event of the whole run, a column each */

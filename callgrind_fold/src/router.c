@@ -1,15 +1,9 @@
-/* The parts kept apart (pipeline.h, "parts.c"): with -f html, md, svg,
- * speedscope, pprof and --thread-frames every section read gets stacks
- * of its own (the readers announce each to the sink's part_start and
- * part_end); pictures re-root each at the user's code (stacks/roots.c).
- * The sections of one part (one per thread with callgrind
- * --separate-threads=yes, from one file or several) are one benchmark:
- * once every input is read they are put together, each under a frame
- * naming its thread where the part (or the picture) has several threads.
- * The reports keep the parts, named by benchmark, and --diff OLD NEW
- * pairs two runs' parts by that name, and their threads by name, then by
- * order; the other formats sum them. */
-#include "pipeline.h"
+/* The router (router.h): each section read, handed over whole by a
+ * reader, merged into the run's stacks or kept apart in its part; once
+ * every input is read the parts put together, their threads named, and
+ * --diff's two runs' parts paired. */
+#include "router.h"
+#include "inline/inline.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -17,23 +11,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A section starts: its costs go to stacks of its own, unless the
- * format needs them only to put a thread frame on top and it names no
- * thread (then straight into the run's, as without parts kept). */
-static void run_part_start(void *arg, struct read_target *t, const struct part_info *info)
+void router_init(struct router *r, const struct router_setup *setup)
 {
-    struct run *run = arg;
-    bool report = render_needs(run->opt.render.format)->report;
-    if (!info->has_thread && !report && !run->trim_roots) {
-        run->part_open = NULL;
-        return;
-    }
+    memset(r, 0, sizeof *r);
+    r->to = *setup;
+    const struct writer_needs *needs = render_needs(setup->format);
+    r->report = needs->report;
+    r->trim_roots = needs->picture && !setup->full_stacks;
+    /* a part's threads are put together once every input is read: the
+     * formats that show them keep each section apart until then */
+    bool threads_shown = needs->shows_threads ||
+                         (setup->thread_frames && needs->threads_on_request);
+    r->keep_parts = needs->report || r->trim_roots || threads_shown;
+    hashmap_init(&r->part_index);
+    hashmap_init(&r->process_order);
+    r->fold = (struct fold_target){.out = setup->out, .names = setup->names,
+                                   .style = setup->style, .resolution = setup->resolution};
+}
+
+/* Whether a section is kept apart: unless the format keeps sections only
+ * to put a thread frame on top and it names no thread (then it goes
+ * straight into the run's stacks, as without parts kept). */
+static bool kept_apart(const struct router *r, const struct section_info *info)
+{
+    return r->keep_parts && (info->has_thread || r->report || r->trim_roots);
+}
+
+static struct stacks *new_section_stacks(const struct router *r)
+{
     struct stacks *s = xmalloc(sizeof *s);
     stacks_init(s);
-    s->keep_sources = run->out.keep_sources; /* -f pprof's files and lines */
-    t->stacks = s;
-    fold_set_out(&run->fold, s);
-    run->part_open = s;
+    s->keep_sources = r->to.out->keep_sources; /* -f pprof's files and lines */
+    return s;
 }
 
 static bool stacks_have_cost(const struct stacks *s)
@@ -63,27 +72,27 @@ static const char *process_name(const char *cmd, size_t *len)
 }
 
 /* CodSpeed's "Metadata:" text, once however many threads said it. */
-static void note_metadata(struct run *run, const char *text, size_t len)
+static void note_metadata(struct router *r, const char *text, size_t len)
 {
-    for (size_t i = 0; i < run->nmetadata; i++)
-        if (strlen(run->metadata[i]) == len && memcmp(run->metadata[i], text, len) == 0)
+    for (size_t i = 0; i < r->nmetadata; i++)
+        if (strlen(r->metadata[i]) == len && memcmp(r->metadata[i], text, len) == 0)
             return;
-    GROW(run->metadata, run->metadata_cap, run->nmetadata);
-    run->metadata[run->nmetadata++] = xstrndup(text, len);
+    GROW(r->metadata, r->metadata_cap, r->nmetadata);
+    r->metadata[r->nmetadata++] = xstrndup(text, len);
 }
 
 /* The part of a section: the one of its process and number, else new. */
-static struct kept_part *part_of(struct run *run, const struct part_info *info)
+static struct kept_part *part_of(struct router *r, const struct section_info *info)
 {
     bool inserted;
-    uint32_t at = *hashmap_upsert(&run->part_index, info->process, info->number,
-                                  (uint32_t)run->nparts, &inserted);
+    uint32_t at = *hashmap_upsert(&r->part_index, info->process, info->number,
+                                  (uint32_t)r->nparts, &inserted);
     if (!inserted)
-        return &run->parts[at];
-    uint32_t order = *hashmap_upsert(&run->process_order, info->process, 0,
-                                     (uint32_t)run->process_order.count, &inserted);
-    GROW(run->parts, run->parts_cap, run->nparts);
-    struct kept_part *kp = &run->parts[run->nparts++];
+        return &r->parts[at];
+    uint32_t order = *hashmap_upsert(&r->process_order, info->process, 0,
+                                     (uint32_t)r->process_order.count, &inserted);
+    GROW(r->parts, r->parts_cap, r->nparts);
+    struct kept_part *kp = &r->parts[r->nparts++];
     memset(kp, 0, sizeof *kp);
     kp->number = info->number;
     kp->process = info->process;
@@ -99,37 +108,28 @@ static struct kept_part *part_of(struct run *run, const struct part_info *info)
     return kp;
 }
 
-/* A section ends: kept in its part if it has a cost (re-rooted for
+/* A kept section into its part if it has a cost (re-rooted for
  * pictures); a CodSpeed metadata part's text noted; other sections
- * without cost ("Program termination", an idle thread) dropped. */
-static int run_part_end(void *arg, const struct part_info *info, char *err, size_t errlen)
+ * without cost ("Program termination", an idle thread) dropped. Takes s. */
+static void keep_section(struct router *r, const struct section_info *info, struct stacks *s)
 {
-    (void)err;
-    (void)errlen;
-    struct run *run = arg;
-    struct stacks *s = run->part_open;
-    if (!s) /* read straight into the run's stacks */
-        return 0;
-    run->part_open = NULL;
-    fold_set_out(&run->fold, &run->out);
-    run->in.stacks = &run->out;
-    if (!run->cmd)
-        run->cmd = xstrndup(info->cmd, strlen(info->cmd));
+    if (!r->cmd)
+        r->cmd = xstrndup(info->cmd, strlen(info->cmd));
     if (!stacks_have_cost(s)) {
         if (info->metadata)
-            note_metadata(run, info->metadata_text, info->metadata_len);
+            note_metadata(r, info->metadata_text, info->metadata_len);
         stacks_free(s);
         free(s);
-        return 0;
+        return;
     }
-    if (run->trim_roots && !info->folded_text) {
+    if (r->trim_roots && !info->folded_text) {
         size_t len;
         const char *process = process_name(info->cmd, &len);
         stacks_root_at_user_code(s, info->benchmark, process, len);
     } else {
         stacks_compact(s);
     }
-    struct kept_part *kp = part_of(run, info);
+    struct kept_part *kp = part_of(r, info);
     GROW(kp->sections, kp->sections_cap, kp->nsections);
     kp->sections[kp->nsections++] = (struct kept_section){
         .has_thread = info->has_thread,
@@ -137,11 +137,77 @@ static int run_part_end(void *arg, const struct part_info *info, char *err, size
         .thread_name = info->thread_name && info->thread_name_len
                            ? xstrndup(info->thread_name, info->thread_name_len)
                            : NULL,
-        .input = run->in.inputs,
-        .seq = run->sections_read++,
+        .input = info->input,
+        .seq = r->sections_read++,
         .stacks = s,
     };
+}
+
+/* A callgrind section: its graph through the stages, folded where the
+ * section goes. */
+static int route_graph(void *arg, const struct section_info *info, struct part *pt, char *err,
+                       size_t errlen)
+{
+    struct router *r = arg;
+    if (r->to.inl && inline_apply(r->to.inl, pt, r->to.names, err, errlen))
+        return -1;
+    profile_resolve_call_targets(&pt->prof);
+    if (r->to.arcs) /* -f dot: the call graph itself, with call counts */
+        callarcs_add_profile(r->to.arcs, &pt->prof, r->to.names, &r->to.style, r->to.out);
+    if (!kept_apart(r, info))
+        return fold_profile(&pt->prof, pt->columns, &r->fold, err, errlen);
+    struct stacks *s = new_section_stacks(r);
+    fold_set_out(&r->fold, s);
+    int rc = fold_profile(&pt->prof, pt->columns, &r->fold, err, errlen);
+    fold_set_out(&r->fold, r->to.out);
+    if (rc) {
+        stacks_free(s);
+        free(s);
+        return -1;
+    }
+    keep_section(r, info, s);
     return 0;
+}
+
+/* A section of stacks, its header read: summed straight into the run's
+ * stacks, or read into stacks of its own to keep. */
+static struct stacks *route_open(void *arg, const struct section_info *head)
+{
+    struct router *r = arg;
+    if (!kept_apart(r, head))
+        return r->to.out;
+    r->open = new_section_stacks(r);
+    return r->open;
+}
+
+/* A section of stacks read (none: a callgrind section without costs):
+ * kept if it was read apart. */
+static int route_stacks(void *arg, const struct section_info *info, struct stacks *s,
+                        char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    struct router *r = arg;
+    if (s == r->to.out || (!s && !kept_apart(r, info)))
+        return 0; /* summed as it was read */
+    if (!s)
+        s = new_section_stacks(r);
+    r->open = NULL;
+    keep_section(r, info, s);
+    return 0;
+}
+
+/* --inline: an object's debug file may be prepared while reading goes on. */
+static void route_object(void *arg, uint32_t name, const char *path)
+{
+    struct router *r = arg;
+    inline_note_object(r->to.inl, name, path);
+}
+
+struct section_sink router_sink(struct router *r)
+{
+    return (struct section_sink){r, route_graph, route_open, route_stacks,
+                                 r->to.inl ? route_object : NULL};
 }
 
 static void free_section_stacks(struct kept_section *ks)
@@ -152,10 +218,10 @@ static void free_section_stacks(struct kept_section *ks)
     ks->stacks = NULL;
 }
 
-void parts_free(struct run *run)
+void router_free(struct router *r)
 {
-    for (size_t i = 0; i < run->nparts; i++) {
-        struct kept_part *kp = &run->parts[i];
+    for (size_t i = 0; i < r->nparts; i++) {
+        struct kept_part *kp = &r->parts[i];
         free(kp->name);
         free(kp->trigger);
         for (size_t j = 0; j < kp->nsections; j++) {
@@ -170,27 +236,32 @@ void parts_free(struct run *run)
         free(kp->stacks);
         free(kp->columns);
     }
-    free(run->parts);
-    run->parts = NULL;
-    run->nparts = run->parts_cap = 0;
-    hashmap_free(&run->part_index);
-    hashmap_free(&run->process_order);
+    free(r->parts);
+    r->parts = NULL;
+    r->nparts = r->parts_cap = 0;
+    hashmap_free(&r->part_index);
+    hashmap_free(&r->process_order);
+    for (size_t i = 0; i < r->nmetadata; i++)
+        free(r->metadata[i]);
+    free(r->metadata);
+    free(r->cmd);
+    fold_target_free(&r->fold);
+    if (r->open) { /* an input failed in this section */
+        stacks_free(r->open);
+        free(r->open);
+    }
 }
 
-void parts_sink(struct part_sink *sink)
-{
-    sink->part_start = run_part_start;
-    sink->part_end = run_part_end;
-}
-
-void parts_number_names(struct run *run)
+/* A name two parts share becomes "NAME (2)", "NAME (3)", ... from its
+ * second part on. */
+static void number_names(struct router *r)
 {
     struct strtab names;
     strtab_init(&names);
     uint32_t *seen = NULL;
     size_t seen_cap = 0;
-    for (size_t i = 0; i < run->nparts; i++) {
-        struct kept_part *kp = &run->parts[i];
+    for (size_t i = 0; i < r->nparts; i++) {
+        struct kept_part *kp = &r->parts[i];
         uint32_t id = strtab_intern(&names, kp->name, strlen(kp->name));
         if (id >= seen_cap) {
             size_t from = seen_cap;
@@ -279,7 +350,7 @@ static char *frame_label(const char *text)
 /* Each section's thread frame: the thread's name; "NAME (thread ID)"
  * when threads of the run that are not the same thread (process and
  * kernel id) share that name; "thread ID" for a thread without a name. */
-static void label_threads(struct run *run)
+static void label_threads(struct router *r)
 {
     struct strtab names;
     strtab_init(&names);
@@ -287,8 +358,8 @@ static void label_threads(struct run *run)
         uint64_t process, thread;
         bool shared;
     } *first = NULL; /* by name: its first thread, whether others have it */
-    for (size_t i = 0; i < run->nparts; i++) {
-        const struct kept_part *kp = &run->parts[i];
+    for (size_t i = 0; i < r->nparts; i++) {
+        const struct kept_part *kp = &r->parts[i];
         for (size_t j = 0; j < kp->nsections; j++) {
             const struct kept_section *ks = &kp->sections[j];
             if (!ks->has_thread || !ks->thread_name)
@@ -304,8 +375,8 @@ static void label_threads(struct run *run)
             }
         }
     }
-    for (size_t i = 0; i < run->nparts; i++) {
-        const struct kept_part *kp = &run->parts[i];
+    for (size_t i = 0; i < r->nparts; i++) {
+        const struct kept_part *kp = &r->parts[i];
         for (size_t j = 0; j < kp->nsections; j++) {
             struct kept_section *ks = &kp->sections[j];
             if (!ks->has_thread)
@@ -333,7 +404,7 @@ static void label_threads(struct run *run)
 }
 
 /* The part of `in` named `name`, or NULL. */
-static struct kept_part *part_named(struct run *in, const char *name)
+static struct kept_part *part_named(struct router *in, const char *name)
 {
     for (size_t i = 0; i < in->nparts; i++)
         if (strcmp(in->parts[i].name, name) == 0)
@@ -371,18 +442,18 @@ static void pair_threads(struct kept_part *old, const struct kept_part *new)
  * --thread-frames always; in a report, a part's (or a --diff pair's)
  * when it has two threads or more; in the other pictures, all of them
  * when some part has; never in folded output otherwise. */
-static void choose_threaded(struct run *run, struct run *base)
+static void choose_threaded(struct router *r, struct router *base)
 {
-    const struct writer_needs *needs = render_needs(run->opt.render.format);
+    const struct writer_needs *needs = render_needs(r->to.format);
     bool report = needs->report;
     bool any = false;
-    for (size_t i = 0; i < run->nparts; i++)
-        any |= run->parts[i].nsections > 1;
+    for (size_t i = 0; i < r->nparts; i++)
+        any |= r->parts[i].nsections > 1;
     for (size_t i = 0; base && i < base->nparts; i++)
         any |= base->parts[i].nsections > 1;
-    bool all = run->opt.thread_frames || (any && !report && needs->shows_threads);
-    for (size_t i = 0; i < run->nparts; i++) {
-        struct kept_part *kp = &run->parts[i];
+    bool all = r->to.thread_frames || (any && !report && needs->shows_threads);
+    for (size_t i = 0; i < r->nparts; i++) {
+        struct kept_part *kp = &r->parts[i];
         struct kept_part *old = base ? part_named(base, kp->name) : NULL;
         kp->threaded = all || (report && (kp->nsections > 1 || (old && old->nsections > 1)));
         if (old)
@@ -390,29 +461,26 @@ static void choose_threaded(struct run *run, struct run *base)
     }
     for (size_t i = 0; base && i < base->nparts; i++) {
         struct kept_part *kp = &base->parts[i];
-        if (!part_named(run, kp->name))
+        if (!part_named(r, kp->name))
             kp->threaded = all || (report && kp->nsections > 1);
     }
 }
 
-/* The run's parts' stacks made of their sections: each part's own
- * (-f html) or all summed into run->out; -f md, which shows totals
+/* The parts' stacks made of their sections: each part's own (-f html)
+ * or all summed into the run's; -f md, which shows totals
  * only, sums its sections' (pipeline.c). False if a sum overflows. */
-static bool build_stacks(struct run *run)
+static bool build_stacks(struct router *r)
 {
-    const struct writer_needs *needs = render_needs(run->opt.render.format);
+    const struct writer_needs *needs = render_needs(r->to.format);
     bool report = needs->report;
     bool ok = true;
     if (needs->totals_only)
         return true;
-    for (size_t i = 0; i < run->nparts; i++) {
-        struct kept_part *kp = &run->parts[i];
-        struct stacks *to = &run->out;
-        if (report) {
-            to = kp->stacks = xmalloc(sizeof *kp->stacks);
-            stacks_init(to);
-            to->keep_sources = run->out.keep_sources;
-        }
+    for (size_t i = 0; i < r->nparts; i++) {
+        struct kept_part *kp = &r->parts[i];
+        struct stacks *to = r->to.out;
+        if (report)
+            to = kp->stacks = new_section_stacks(r);
         kp->threads = xcalloc(kp->nsections + 1, sizeof *kp->threads);
         for (size_t j = 0; j < kp->nsections; j++) {
             struct kept_section *ks = &kp->sections[j];
@@ -427,29 +495,33 @@ static bool build_stacks(struct run *run)
     return ok;
 }
 
-static void arrange(struct run *run)
+static void arrange(struct router *r)
 {
-    if (run->nparts > 1)
-        qsort(run->parts, run->nparts, sizeof *run->parts, compare_parts);
-    parts_number_names(run);
-    for (size_t i = 0; i < run->nparts; i++)
-        order_sections(&run->parts[i]);
-    label_threads(run);
+    if (r->nparts > 1)
+        qsort(r->parts, r->nparts, sizeof *r->parts, compare_parts);
+    number_names(r);
+    for (size_t i = 0; i < r->nparts; i++)
+        order_sections(&r->parts[i]);
+    label_threads(r);
 }
 
-int parts_assemble(struct run *run, struct run *base)
+int router_assemble(struct router *r, struct router *base)
 {
-    arrange(run);
+    if (!r->keep_parts)
+        return 0;
+    if (base && !base->keep_parts)
+        base = NULL;
+    arrange(r);
     if (base) {
         arrange(base);
         for (size_t i = 0; i < base->nparts; i++) {
-            const struct kept_part *new = part_named(run, base->parts[i].name);
+            const struct kept_part *new = part_named(r, base->parts[i].name);
             if (new)
                 pair_threads(&base->parts[i], new);
         }
     }
-    choose_threaded(run, base);
-    bool ok = build_stacks(run) && (!base || build_stacks(base));
+    choose_threaded(r, base);
+    bool ok = build_stacks(r) && (!base || build_stacks(base));
     if (!ok) {
         fprintf(stderr, "callgrind_fold: summed counts overflow 64 bits\n");
         return EXIT_INPUT;
@@ -457,15 +529,15 @@ int parts_assemble(struct run *run, struct run *base)
     return 0;
 }
 
-struct thread_frame *parts_thread_frames(const struct run *run, size_t *n)
+struct thread_frame *router_thread_frames(const struct router *r, size_t *n)
 {
     struct strtab seen;
     strtab_init(&seen);
     size_t cap = 0;
     struct thread_frame *out = NULL;
     *n = 0;
-    for (size_t i = 0; i < run->nparts; i++) {
-        const struct kept_part *kp = &run->parts[i];
+    for (size_t i = 0; i < r->nparts; i++) {
+        const struct kept_part *kp = &r->parts[i];
         for (size_t j = 0; kp->threaded && j < kp->nsections; j++) {
             const struct kept_section *ks = &kp->sections[j];
             size_t known = seen.count;
@@ -481,11 +553,12 @@ struct thread_frame *parts_thread_frames(const struct run *run, size_t *n)
 
 /* ---- reports: the writers' view, --diff OLD NEW's pairs ------------------ */
 
-void report_view_init(struct report_view *v, const struct run *run, const char *title)
+void report_view_init(struct report_view *v, const struct router *r, const char *title,
+                      const char *const *events, size_t nevents, size_t default_event)
 {
-    v->parts = xcalloc(run->nparts ? run->nparts : 1, sizeof *v->parts);
-    for (size_t i = 0; i < run->nparts; i++) {
-        const struct kept_part *kp = &run->parts[i];
+    v->parts = xcalloc(r->nparts ? r->nparts : 1, sizeof *v->parts);
+    for (size_t i = 0; i < r->nparts; i++) {
+        const struct kept_part *kp = &r->parts[i];
         v->parts[i] = (struct report_part){.number = kp->number, .name = kp->name,
                                            .trigger = kp->trigger, .stacks = kp->stacks,
                                            .threads = kp->threads,
@@ -493,15 +566,15 @@ void report_view_init(struct report_view *v, const struct run *run, const char *
                                            .columns = kp->columns};
     }
     v->report = (struct report){
-        .title = run->opt.render.title ? run->opt.render.title : title,
-        .events = run->events,
-        .nevents = run->nevents,
-        .default_event = run->default_event,
+        .title = title,
+        .events = events,
+        .nevents = nevents,
+        .default_event = default_event,
         .parts = v->parts,
-        .nparts = run->nparts,
-        .cmd = run->cmd ? run->cmd : "",
-        .metadata = (const char *const *)run->metadata,
-        .nmetadata = run->nmetadata,
+        .nparts = r->nparts,
+        .cmd = r->cmd ? r->cmd : "",
+        .metadata = (const char *const *)r->metadata,
+        .nmetadata = r->nmetadata,
     };
 }
 
@@ -530,7 +603,7 @@ static int compare_ranked(const void *pa, const void *pb)
 }
 
 /* Pairs the parts of two runs by benchmark name (names are unique in a
- * run: finish_parts numbered the repeated ones). */
+ * run: router_assemble numbered the repeated ones). */
 struct report_pair *pair_parts(const struct report *old, const struct report *new,
                                       size_t *npairs)
 {
