@@ -14,8 +14,8 @@
 
 # ARCH=arm64: the patched Valgrind cross-built for aarch64 in
 # build/valgrind-arm64 and callgrind_fold in
-# callgrind_fold/obj-aarch64-linux-gnu, installed in dist-arm64 (README,
-# "arm64").
+# callgrind_fold/obj-aarch64-linux-gnu, installed in dist-arm64
+# (docs/arm64-notes.md).
 ARCH         ?=
 ifeq ($(ARCH),arm64)
 PREFIX       ?= $(CURDIR)/dist-arm64
@@ -49,7 +49,7 @@ deb:
 	@ARCH=arm64 BUILD=$(BUILD) CACHE=$(CACHE) scripts/make-deb.sh $(CURDIR)
 
 demo bench stock:
-	@echo "make $@ is not available with ARCH=arm64 (see README, \"arm64\")" >&2; exit 1
+	@echo "make $@ is not available with ARCH=arm64 (see docs/arm64-notes.md)" >&2; exit 1
 else
 all: valgrind $(FOLD)
 endif

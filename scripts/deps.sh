@@ -51,7 +51,7 @@ sqlite3 sqlite3
 # Cross-building and running the arm64 Valgrind (make ARCH=arm64): the
 # cross compiler and emulator, and Debian's own arm64 libc with its debug
 # info (multiarch, ":arm64"), which the tests run with: the cross
-# sysroot's libc has no symbols (README, "arm64"); for callgrind_fold,
+# sysroot's libc has no symbols (docs/arm64-notes.md); for callgrind_fold,
 # arm64's libdw and zlib, and libstdc++ (C++ names).
 arm64_deps="
 aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu

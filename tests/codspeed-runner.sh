@@ -1,7 +1,7 @@
 #!/bin/sh
 # CodSpeed's runner, reproduced: its newest command line per benchmark
 # process (src/executor/valgrind/measure.rs, see
-# docs/notes-codspeed-dropin.md), with our valgrind installed in its
+# notes/codspeed-dropin.md), with our valgrind installed in its
 # place, runs CodSpeed's Node integration (@codspeed/tinybench-plugin,
 # pinned in scripts/npm-harness.sh) on two benchmarks:
 #
@@ -16,7 +16,7 @@
 #
 # with the runner's environment (PYTHONMALLOC=malloc, PYTHONHASHSEED=0,
 # CODSPEED_ENV=runner, CODSPEED_RUNNER_MODE=instrumentation,
-# CODSPEED_PROFILE_FOLDER=<dir>) and README's recipe's
+# CODSPEED_PROFILE_FOLDER=<dir>) and docs/codspeed.md's recipe's
 # VALGRIND_OPTS=--dump-folded=yes, in both variants (no/no and
 # inherit/yes).  The runner first checks `valgrind --version`
 # (tests/version.sh checks that parse).  Checks

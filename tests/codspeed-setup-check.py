@@ -6,7 +6,7 @@ whether the Valgrind it finds is good enough; when it is not, it installs
 its own valgrind .deb with apt-get over whatever is there (unless it runs
 with --skip-setup).  What it checks, read from its source
 (src/executor/valgrind/setup.rs of CodSpeedHQ/runner, now
-CodSpeedHQ/codspeed; docs/notes-codspeed-dropin.md, section 5, has the
+CodSpeedHQ/codspeed; notes/codspeed-dropin.md, section 5, has the
 details and the commits read):
 
   1. `which valgrind` succeeds, `valgrind --version` runs and exits 0;

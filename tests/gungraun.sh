@@ -1,5 +1,5 @@
 #!/bin/sh
-# The recipe for gungraun users (README: "With gungraun"): exact trees
+# The recipe for gungraun users (docs/gungraun.md): exact trees
 # beside gungraun's callgrind files, then callgrind_fold on them.
 #
 # A Rust library benchmark binary laid out as gungraun's macros lay one

@@ -4,7 +4,7 @@
 #
 # The runner's check of `valgrind --version`, reimplemented from its
 # source for each runner release (tests/codspeed-setup-check.py;
-# docs/notes-codspeed-dropin.md): its own test cases are checked first, so
+# notes/codspeed-dropin.md): its own test cases are checked first, so
 # a wrong reimplementation fails here too.  tests/deb.sh runs the whole
 # check (with libc6-dbg) against the installed package.
 . "$(dirname "$0")/lib.sh"

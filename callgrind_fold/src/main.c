@@ -16,6 +16,9 @@
 
 #define VERSION "1.0.0"
 
+/* The one description of the options: the man page's OPTIONS section and
+ * README.md's option list are made from --help (tools/options_doc.py,
+ * make options-doc), and make check fails when they differ. */
 static const char usage_text[] =
     "Usage: callgrind_fold [OPTION]... [FILE]...\n"
     "Turn callgrind profiles (callgrind.out.*) into folded stacks, one\n"
@@ -48,12 +51,12 @@ static const char usage_text[] =
     "                     function name followed by \" [object]\", the base\n"
     "                     name of its ELF object, e.g. \"memcpy [libc.so.6]\";\n"
     "                     short: readable names, JIT and Python functions\n"
-    "                     with a short location (\"JS:*fib /home/u/p/work.js:\n"
-    "                     5:13\" -> \"fib  work.js:5\", \"py::f.<locals>.g:\n"
-    "                     /home/u/p/x.py\" -> \"f.g  x.py\"), paths relative\n"
-    "                     to the directory all share; C++ and Rust names as\n"
-    "                     a person names the function (\"std::_Rb_tree::\n"
-    "                     _M_insert_unique\", \"wc::count_words\",\n"
+    "                     with a short location\n"
+    "                     (\"JS:*fib /home/u/p/work.js:5:13\" -> \"fib  work.js:5\",\n"
+    "                     \"py::f.<locals>.g:/home/u/p/x.py\" -> \"f.g  x.py\"),\n"
+    "                     paths relative to the directory all share; C++ and\n"
+    "                     Rust names as a person names the function\n"
+    "                     (\"std::_Rb_tree::_M_insert_unique\", \"wc::count_words\",\n"
     "                     \"HashMap::rustc_entry\": no return type, template\n"
     "                     or generic arguments, parameters); short-templates:\n"
     "                     C++ names as \"std::vector<...>::push_back(...)\".\n"
