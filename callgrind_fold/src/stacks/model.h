@@ -3,7 +3,8 @@
  * Takes: frames, stacks and call costs from the readers (read/) and the
  * inline stage.  Hands on: struct stacks (distinct folded stacks, each a
  * sequence of frame ids, with summed counts per column), struct profile
- * (one part's call graph for one event) and struct part (a profile as the
+ * (one part's call graph, a vector of costs per function and call: one
+ * event, or every event) and struct part (a profile as the
  * reader hands it on), to the folding (fold.h), the presentation
  * (present.h) and the writers (write/), which read stacks through the
  * functions below.  Depends on util/ only. */
@@ -254,9 +255,9 @@ uint32_t stacks_frame_from(struct stacks *s, const struct stacks *from, uint32_t
 void stacks_frame_set_raw(struct stacks *s, uint32_t frame, const char *raw, size_t len);
 
 /* ---- profile.c ---- */
-/* The call graph of one part of a profile, for one event: functions with
- * their self cost, and caller->callee edges with the inclusive cost of the
- * calls. This is all the folding needs; source positions are not kept. */
+/* The call graph of one part of a profile: functions with their self
+ * cost, and caller->callee edges with the inclusive cost of the calls, each
+ * cost a vector of ncols events (struct profile). This is all the folding needs; source positions are not kept. */
 
 #define NO_NODE UINT32_MAX
 
