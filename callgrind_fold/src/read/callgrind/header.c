@@ -2,7 +2,7 @@
  * takes "events:", "positions:", "part:", "totals:" ... (parser.header),
  * hands each finished section to the read target's sink. */
 #include "parser.h"
-#include "lex.h"
+#include "read/lex.h"
 
 #include <ctype.h>
 #include <inttypes.h>

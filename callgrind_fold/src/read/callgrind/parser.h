@@ -24,10 +24,10 @@
 #include <stdint.h>
 
 #include "parse.h"
-#include "events.h"
-#include "failure.h"
-#include "ids.h"
-#include "sections.h"
+#include "read/events.h"
+#include "read/failure.h"
+#include "read/ids.h"
+#include "read/sections.h"
 #include "util/util.h"
 
 /* Name compression ids are per kind of name, shared by the "fn=", "cfn=",

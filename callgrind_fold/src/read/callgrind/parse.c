@@ -7,8 +7,9 @@
  * checked for syntax but not stored, so memory depends on the number of
  * distinct names, not on the size of the file. */
 #include "parser.h"
-#include "lex.h"
-#include "tiers.h"
+#include "read/lex.h"
+#include "costblocks.h"
+#include "read/tiers.h"
 
 #include <setjmp.h>
 #include <stdlib.h>
