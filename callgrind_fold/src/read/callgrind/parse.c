@@ -68,7 +68,7 @@ static void free_parser(struct parser *P)
     free(P->header.weight);
     free(P->body.cols);
     free(P->body.node_memo);
-    free(P->body.edge_memo);
+    call_edge_memo_free(&P->body.edge_memo);
     part_free(&P->body.part);
     all_events_free(&P->all);
     free(P);
