@@ -6,7 +6,7 @@
  * "events:"/"event:" and --event), folded trees from the patched
  * callgrind's --dump-folded=yes (tree.c), and
  * folded stacks text (folded.c). Lines come from linereader.c, without an
- * allocation per line; failure.c is the one way a reader stops at a bad
+ * allocation per line; failure.h is the one way a reader stops at a bad
  * line.
  * Hands on, through the struct section_sink of a struct read_target
  * that the pipeline (pipeline.h) sets up, each section that passes
