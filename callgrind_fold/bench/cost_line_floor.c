@@ -12,7 +12,7 @@
  *             counted and its cost read
  *
  * Both scanners check a line with the reader's own functions
- * (src/read/costblocks.h: block_odd_bytes(), block_cost(); tokens, signs
+ * (src/read/callgrind/costblocks.h: block_odd_bytes(), block_cost(); tokens, signs
  * and '*' in the subpositions only, no number of 20 digits, no more
  * costs than events) but do nothing else: the
  * other lines ("fn=", "calls=", ...) are only skipped, nothing is
@@ -40,7 +40,7 @@
 #include <unistd.h>
 
 
-#include "read/costblocks.h"
+#include "read/callgrind/costblocks.h"
 
 #if COST_BLOCKS
 

@@ -7,7 +7,7 @@
  * alone do (src/read/tiers.h, CALLGRIND_FOLD_EXACT): the same output, or
  * the same error at the same line.  Inputs of odd size (half of them,
  * whatever their first byte) are also read without the one-event
- * reader's 64-byte blocks (src/read/costblocks.h), so that the tier
+ * reader's 64-byte blocks (src/read/callgrind/costblocks.h), so that the tier
  * below them is checked on CPUs that have them. */
 #define _DEFAULT_SOURCE /* setenv */
 #include "pipeline.h"

@@ -331,7 +331,7 @@ def run(T, binary, tag, golden=None):
                 rc == 2 and err.strip() == "%s:%d: %s" % (path, line, msg), err)
 
     # The same, and other unusual lines, where the reader's mask path
-    # (src/read/scan.h) reads every event: it needs LINE_BITS_MAX (64)
+    # (src/read/callgrind/scan.h) reads every event: it needs LINE_BITS_MAX (64)
     # bytes after a line's start, so valid lines pad the end.  Each line
     # it does not take plainly must give the exact path's message.
     pad = "+1 0 1 2\n" * 12

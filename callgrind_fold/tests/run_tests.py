@@ -911,7 +911,7 @@ def main():
         test_malformed(binary, tag, generated=True, listed=False)
         test_short_frames(binary, tag)
     # The same inputs read a line at a time, without the one-event
-    # reader's 64-byte blocks (src/read/costblocks.h): what CPUs without
+    # reader's 64-byte blocks (src/read/callgrind/costblocks.h): what CPUs without
     # AVX2 run, and what the blocks must agree with.
     lines_only = {"CALLGRIND_FOLD_COST_BLOCKS": "0"}
     test_cases(binaries[0][0], "lines-only/", lines_only)

@@ -7,8 +7,8 @@
 #include "inline/rustdemangle.h"
 #include "read/events.h"
 #include "read/read.h"
-#include "read/scan.h"
-#include "read/costblocks.h"
+#include "read/callgrind/scan.h"
+#include "read/callgrind/costblocks.h"
 #include "stacks/apportion.h"
 #include "stacks/stacks.h"
 #include "util/util.h"
@@ -1298,7 +1298,7 @@ static void test_page_end(void)
     check_mapped_file();
 }
 
-/* The reader's in-place fast paths (read/scan.h, costrun.c) take a line
+/* The reader's in-place fast paths (read/callgrind/scan.h, costrun.c) take a line
  * only in its plain form and hand any other to the exact path.  Each odd
  * but valid line here sits inside a run of plain lines, with more than
  * the 64 bytes the fast paths read after it, and must fold as its plain
@@ -1796,7 +1796,7 @@ static void test_cost_vectors(void)
     report("cost-vectors", !bad, why);
 }
 
-/* The one-event reader's 64-byte blocks (read/costblocks.h, costrun.c's
+/* The one-event reader's 64-byte blocks (read/callgrind/costblocks.h, costrun.c's
  * cost_run_blocks()) against the reader a line at a time
  * (CALLGRIND_FOLD_COST_BLOCKS=0), on random profiles: runs of cost lines
  * of random shapes and lengths (so that lines cross the blocks'

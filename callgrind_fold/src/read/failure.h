@@ -8,6 +8,8 @@
 #define CF_FAILURE_H
 
 #include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
 
 #include "read.h"
 #include "linereader.h"
@@ -18,8 +20,21 @@ struct reader_failure {
     jmp_buf jump;
 };
 
-_Noreturn void reader_fail(struct reader_failure *f, const char *fmt, ...)
+static inline _Noreturn void reader_fail(struct reader_failure *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Defined here: the whole idea is this one function, which calls nothing
+ * of the readers. */
+static inline _Noreturn void reader_fail(struct reader_failure *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->d->msg, sizeof f->d->msg, fmt, ap);
+    va_end(ap);
+    if (f->d->line == 0)
+        f->d->line = f->r->lineno;
+    longjmp(f->jump, 1);
+}
 
 /* fail(R, fmt, ...) for a reader R with a `struct reader_failure failure`. */
 #define fail(R, ...) reader_fail(&(R)->failure, __VA_ARGS__)

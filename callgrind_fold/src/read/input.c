@@ -2,7 +2,7 @@
  * first lines, then handed to the reader for it (read.h). */
 #include "read.h"
 #include "linereader.h"
-#include "parse.h"
+#include "callgrind/parse.h"
 #include "sections.h"
 #include "folded.h"
 #include "tree.h"

@@ -2,10 +2,11 @@
  *
  * Takes: files, standard input ("-") or memory blocks, in any of three
  * formats told apart by their first lines (input.c): callgrind profiles
- * (parse.c, with events.c for "events:"/"event:" and --event), folded
- * trees from the patched callgrind's --dump-folded=yes (tree.c), and
+ * (callgrind/, its own folder, driven by parse.c; events.c here for
+ * "events:"/"event:" and --event), folded trees from the patched
+ * callgrind's --dump-folded=yes (tree.c), and
  * folded stacks text (folded.c). Lines come from linereader.c, without an
- * allocation per line; failure.c is the one way a reader stops at a bad
+ * allocation per line; failure.h is the one way a reader stops at a bad
  * line.
  * Hands on, through the struct section_sink of a struct read_target
  * that the pipeline (pipeline.h) sets up, each section that passes

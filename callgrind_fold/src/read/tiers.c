@@ -1,7 +1,6 @@
 /* The readers' fast tiers on or off (tiers.h): takes the environment
  * (or a test's choice), hands on whether the tiers may run. */
 #include "tiers.h"
-#include "costblocks.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +22,4 @@ static bool switch_on(const char *name)
 bool read_exact(void)
 {
     return forced_exact >= 0 ? forced_exact != 0 : switch_on("CALLGRIND_FOLD_EXACT");
-}
-
-bool read_cost_blocks(void)
-{
-    const char *blocks = getenv("CALLGRIND_FOLD_COST_BLOCKS");
-    return cost_blocks_available() && !read_exact() && !(blocks && strcmp(blocks, "0") == 0);
 }

@@ -3,7 +3,7 @@
  * folded tree's treescan.h) only ever takes a line the exact scanners
  * would read the same; CALLGRIND_FOLD_EXACT=1 turns them all off, so that
  * tests can compare both ways.  CALLGRIND_FOLD_COST_BLOCKS=0 turns off
- * the AVX2 blocks alone. */
+ * the AVX2 blocks alone (callgrind/costblocks.h, read_cost_blocks()). */
 #ifndef CF_READ_TIERS_H
 #define CF_READ_TIERS_H
 
@@ -11,8 +11,6 @@
 
 /* No fast tier: CALLGRIND_FOLD_EXACT=1, or read_force_exact(). */
 bool read_exact(void);
-/* The AVX2 blocks: this CPU has them, and neither switch is set. */
-bool read_cost_blocks(void);
 /* For tests that fold an input both ways in one process (the fuzz
  * target): 1 exact, 0 fast, -1 as the environment says. */
 void read_force_exact(int exact);

@@ -3,7 +3,8 @@
  * Takes: frames, stacks and call costs from the readers (read/) and the
  * inline stage.  Hands on: struct stacks (distinct folded stacks, each a
  * sequence of frame ids, with summed counts per column), struct profile
- * (one part's call graph for one event) and struct part (a profile as the
+ * (one part's call graph, a vector of costs per function and call: one
+ * event, or every event) and struct part (a profile as the
  * reader hands it on), to the folding (fold.h), the presentation
  * (present.h) and the writers (write/), which read stacks through the
  * functions below.  Depends on util/ only. */
@@ -254,9 +255,9 @@ uint32_t stacks_frame_from(struct stacks *s, const struct stacks *from, uint32_t
 void stacks_frame_set_raw(struct stacks *s, uint32_t frame, const char *raw, size_t len);
 
 /* ---- profile.c ---- */
-/* The call graph of one part of a profile, for one event: functions with
- * their self cost, and caller->callee edges with the inclusive cost of the
- * calls. This is all the folding needs; source positions are not kept. */
+/* The call graph of one part of a profile: functions with their self
+ * cost, and caller->callee edges with the inclusive cost of the calls, each
+ * cost a vector of ncols events (struct profile). This is all the folding needs; source positions are not kept. */
 
 #define NO_NODE UINT32_MAX
 
@@ -384,6 +385,31 @@ uint32_t profile_inlined_node(struct profile *p, struct hashmap *index, uint32_t
 /* The index of the edge caller -> callee, made with no cost on first use:
  * profiles given the same calls in the same order number them alike. */
 uint32_t profile_call_edge(struct profile *p, uint32_t caller, uint32_t callee);
+
+/* profile_call_edge() remembered per callee, for a reader that asks for
+ * the same edge again and again (callgrind names the callee before each
+ * of its calls, and calls it from the same caller in a row): most
+ * look-ups one compare.  Zeroed is empty; forgotten when the profile is
+ * reset (call_edge_memo_forget()). */
+struct call_edge_memo_slot {
+    uint32_t caller, edge;
+};
+struct call_edge_memo {
+    struct call_edge_memo_slot *slot; /* by callee; caller NO_NODE: none */
+    size_t cap;
+};
+/* The edge caller -> callee of p, looked up and remembered on a miss. */
+uint32_t call_edge_memo_miss(struct call_edge_memo *m, struct profile *p, uint32_t caller,
+                             uint32_t callee);
+static inline uint32_t call_edge_memo_edge(struct call_edge_memo *m, struct profile *p,
+                                           uint32_t caller, uint32_t callee)
+{
+    if (callee < m->cap && m->slot[callee].caller == caller)
+        return m->slot[callee].edge;
+    return call_edge_memo_miss(m, p, caller, callee);
+}
+void call_edge_memo_forget(struct call_edge_memo *m);
+void call_edge_memo_free(struct call_edge_memo *m);
 /* Both return false when a sum would overflow 64 bits. */
 bool profile_add_self(struct profile *p, uint32_t node, uint64_t cost);
 bool profile_add_call(struct profile *p, uint32_t caller, uint32_t callee,

@@ -416,3 +416,30 @@ void profile_resolve_call_targets(struct profile *p)
     hashmap_free(&by_object_name);
     hashmap_free(&by_name);
 }
+
+uint32_t call_edge_memo_miss(struct call_edge_memo *m, struct profile *p, uint32_t caller,
+                             uint32_t callee)
+{
+    uint32_t edge = profile_call_edge(p, caller, callee);
+    if (callee >= m->cap) {
+        size_t old = m->cap;
+        GROW(m->slot, m->cap, (size_t)callee);
+        for (size_t i = old; i < m->cap; i++)
+            m->slot[i].caller = NO_NODE;
+    }
+    m->slot[callee] = (struct call_edge_memo_slot){caller, edge};
+    return edge;
+}
+
+void call_edge_memo_forget(struct call_edge_memo *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        m->slot[i].caller = NO_NODE;
+}
+
+void call_edge_memo_free(struct call_edge_memo *m)
+{
+    free(m->slot);
+    m->slot = NULL;
+    m->cap = 0;
+}

@@ -56,7 +56,7 @@ void grow_array(void **items, size_t *capacity, size_t need, size_t item_size);
  * shifts and bit scans without flag moves, POPCNT; every x86-64 CPU
  * since about 2013) and for the baseline the program is built for; the
  * dynamic loader picks one (an ifunc, by CPUID). Their bit-mask line
- * scanning (read/scan.h) needs fewer instructions in the v3 build. GCC on
+ * scanning (read/callgrind/scan.h) needs fewer instructions in the v3 build. GCC on
  * glibc only; clang and other systems get the baseline build alone. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
     defined(__GLIBC__) && !defined(CF_NO_CPU_CLONES)

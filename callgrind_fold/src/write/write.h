@@ -16,7 +16,12 @@
  *   speedscope       speedscope.c (JSON)
  *   pprof            pprof.c (profile.proto, gzipped; every event, one
  *                    column per event that the pipeline fills)
- * textout.c is the buffered output with XML/JSON/DOT escaping they share.
+ *   html             html.c (the report of every part: report.h; its trees
+ *                    pruned by reporttree.c over stacktrie.c), with
+ *                    report.js/.css embedded
+ *   md               md.c (Markdown tables of the parts: report.h)
+ * textout.c is the buffered output with XML/JSON/DOT escaping they share,
+ * job.c the options and format names.
  * write.c (render_write) only chooses the writer; every writer depends on
  * job.h and the stack model, none on another writer. */
 #ifndef CF_WRITE_WRITE_H

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "lex.h"
+#include "read/lex.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif

@@ -2,7 +2,7 @@
  * takes their values, hands on the function and call the next cost lines
  * are of (parser.body). */
 #include "parser.h"
-#include "lex.h"
+#include "read/lex.h"
 
 #include <string.h>
 

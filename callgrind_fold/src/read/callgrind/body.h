@@ -13,9 +13,7 @@
 /* profile_call_edge() on the main part, remembered per callee. */
 static inline uint32_t call_edge(struct parser *P, uint32_t caller, uint32_t callee)
 {
-    if (callee < P->body.edge_memo_cap && P->body.edge_memo[callee].caller == caller)
-        return P->body.edge_memo[callee].edge;
-    return call_edge_new(P, caller, callee);
+    return call_edge_memo_edge(&P->body.edge_memo, P->body.prof, caller, callee);
 }
 
 /* A cost line's cost into part pt: the inclusive cost of a call when a

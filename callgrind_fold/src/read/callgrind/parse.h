@@ -6,8 +6,8 @@
 
 #include <stddef.h>
 
-#include "read.h"
-#include "linereader.h"
+#include "read/read.h"
+#include "read/linereader.h"
 
 /* The callgrind format (callgrind/docs/cl-format.xml), any number of
  * parts; each selected part goes to t->sink as it ends, so only one

@@ -2,7 +2,7 @@
  * takes "events:", "positions:", "part:", "totals:" ... (parser.header),
  * hands each finished section to the read target's sink. */
 #include "parser.h"
-#include "lex.h"
+#include "read/lex.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -67,8 +67,7 @@ void start_part(struct parser *P)
     part_reset(&P->body.part);
     for (size_t i = 0; i < P->body.node_memo_cap; i++) /* the part's nodes are gone */
         P->body.node_memo[i].node = NO_NODE;
-    for (size_t i = 0; i < P->body.edge_memo_cap; i++)
-        P->body.edge_memo[i].caller = NO_NODE;
+    call_edge_memo_forget(&P->body.edge_memo);
     P->all.nothers = 0; /* set up again with the part's events */
 }
 

@@ -22,13 +22,16 @@
 
 /* Whether this build and this CPU run the blocks. */
 bool cost_blocks_available(void);
+/* Whether this read uses them: this build and CPU can, no fast tier is
+ * off (tiers.h), and CALLGRIND_FOLD_COST_BLOCKS is not "0". */
+bool read_cost_blocks(void);
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define COST_BLOCKS 1
 #include <immintrin.h>
 
 #include "scan.h" /* plain_decimal() */
-#include "swar.h" /* aligned digits */
+#include "read/swar.h" /* aligned digits */
 #include "util/util.h" /* load64() */
 
 #define COST_BLOCKS_TARGET __attribute__((target("avx2,bmi,bmi2,popcnt")))

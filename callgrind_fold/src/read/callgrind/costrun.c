@@ -17,7 +17,7 @@
 
 #include "body.h"
 #include "costblocks.h"
-#include "lex.h"
+#include "read/lex.h"
 #include "scan.h"
 
 #include <string.h>

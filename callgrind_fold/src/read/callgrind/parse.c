@@ -7,8 +7,9 @@
  * checked for syntax but not stored, so memory depends on the number of
  * distinct names, not on the size of the file. */
 #include "parser.h"
-#include "lex.h"
-#include "tiers.h"
+#include "read/lex.h"
+#include "costblocks.h"
+#include "read/tiers.h"
 
 #include <setjmp.h>
 #include <stdlib.h>
@@ -67,7 +68,7 @@ static void free_parser(struct parser *P)
     free(P->header.weight);
     free(P->body.cols);
     free(P->body.node_memo);
-    free(P->body.edge_memo);
+    call_edge_memo_free(&P->body.edge_memo);
     part_free(&P->body.part);
     all_events_free(&P->all);
     free(P);

@@ -11,8 +11,6 @@
  *   body.c      position lines ("fn=", "calls=", ...): parser.body
  *   body.h      what a cost line does with its values (inline: both the
  *               exact reader and the fast tiers run it per line)
- *   edgememo.c  the main part's call edges remembered per callee
- *               (call_edge_new(), for body.h's call_edge())
  *   addr.c      the per-address records of --inline: parser.addr
  *   allevents.c every event at once (-f pprof): parser.all
  *   costrun.c   the fast tiers: runs of lines read in place */
@@ -24,10 +22,10 @@
 #include <stdint.h>
 
 #include "parse.h"
-#include "events.h"
-#include "failure.h"
-#include "ids.h"
-#include "sections.h"
+#include "read/events.h"
+#include "read/failure.h"
+#include "read/ids.h"
+#include "read/sections.h"
 #include "util/util.h"
 
 /* Name compression ids are per kind of name, shared by the "fn=", "cfn=",
@@ -95,8 +93,7 @@ struct parser_body {
      * the interned name and by the callee's node; reset with the part. */
     struct node_memo *node_memo;
     size_t node_memo_cap;
-    struct edge_memo *edge_memo;
-    size_t edge_memo_cap;
+    struct call_edge_memo edge_memo; /* stacks/model.h */
 
     /* The cost columns of the last cost line, one per event (filled by
      * the fast tiers, cost_run_line(), and with all_events by
@@ -160,11 +157,6 @@ struct node_memo {
     uint32_t object, file, node;
 };
 
-/* The edge call_edge() last gave for calls to a callee, and its caller. */
-struct edge_memo {
-    uint32_t caller, edge;
-};
-
 static inline _Noreturn void fail_at(struct parser *P, uint64_t line, const char *msg)
 {
     P->d->line = line;
@@ -201,9 +193,6 @@ void position_line(struct parser *P, const char *key, size_t keylen, const char 
 void enter_function(struct parser *P, uint32_t name);
 void start_call(struct parser *P, uint64_t first);
 void note_object(struct parser *P, uint32_t name);
-
-/* edgememo.c: call_edge() (body.h) for a callee not remembered. */
-uint32_t call_edge_new(struct parser *P, uint32_t caller, uint32_t callee);
 
 /* addr.c: the part's costs by address (--inline) */
 void addr_check_positions(struct parser *P);

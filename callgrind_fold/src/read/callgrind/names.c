@@ -1,7 +1,7 @@
 /* Names of callgrind.out: takes "spec=" values, "(id) name", hands on
  * interned names (parser.names). */
 #include "parser.h"
-#include "lex.h"
+#include "read/lex.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

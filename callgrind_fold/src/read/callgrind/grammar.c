@@ -1,7 +1,7 @@
 /* The exact scanners of callgrind.out: take a line's text, hand on its
  * numbers (or fail with the message of the first thing wrong). */
 #include "body.h"
-#include "lex.h"
+#include "read/lex.h"
 
 #include <ctype.h>
 #include <string.h>
