@@ -145,7 +145,7 @@ static void keep_section(struct router *r, const struct section_info *info, stru
 
 /* A callgrind section: its graph through the stages, folded where the
  * section goes. */
-static int route_graph(void *arg, const struct section_info *info, struct part *pt, char *err,
+static int route_graph(void *arg, const struct section_info *info, struct section_graph *pt, char *err,
                        size_t errlen)
 {
     struct router *r = arg;

@@ -984,7 +984,7 @@ static void note_section(struct seen_sections *seen, const struct section_info *
     seen->n++;
 }
 
-static int sections_graph(void *arg, const struct section_info *info, struct part *pt,
+static int sections_graph(void *arg, const struct section_info *info, struct section_graph *pt,
                           char *err, size_t errlen)
 {
     (void)pt, (void)err, (void)errlen;

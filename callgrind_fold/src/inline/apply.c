@@ -116,7 +116,7 @@ static void open_objects(struct inline_ctx *ix, struct profile *p, struct strtab
     free(samples);
 }
 
-int inline_apply(struct inline_ctx *ix, struct part *pt, struct strtab *names, char *err,
+int inline_apply(struct inline_ctx *ix, struct section_graph *pt, struct strtab *names, char *err,
                  size_t errlen)
 {
     struct profile *p = &pt->prof;

@@ -3,7 +3,7 @@
  * instruction address, read from the object's DWARF.
  *
  * Takes: from the pipeline, each part as the reader made it with
- * by_address (struct part, stacks/stacks.h): the cost of every (function,
+ * by_address (struct section_graph, stacks/stacks.h): the cost of every (function,
  * address) and every (function, call-site address, callee), not yet in
  * the call graph.
  * Hands on: inline_apply() resolves the addresses and adds the costs to
@@ -95,10 +95,10 @@ void inline_note_object(struct inline_ctx *ix, uint32_t name, const char *path);
 /* A folded-stacks input was passed through without expansion. */
 void inline_note_folded(struct inline_ctx *ix);
 
-/* Adds the part's costs by address (struct part, by_address) to its call
+/* Adds the part's costs by address (struct section_graph, by_address) to its call
  * graph, resolved into inlined frames. Function and object names are in
  * `names`. Returns 0, or -1 with a message in err when a sum overflows. */
-int inline_apply(struct inline_ctx *ix, struct part *pt, struct strtab *names, char *err,
+int inline_apply(struct inline_ctx *ix, struct section_graph *pt, struct strtab *names, char *err,
                  size_t errlen);
 
 /* Once per object that could not be used (missing, no DWARF, addresses

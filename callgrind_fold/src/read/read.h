@@ -15,7 +15,7 @@
  * the sections of one part against each other and makes --thread's
  * choice; harness.c reads the "desc:" lines by benchmark harnesses'
  * conventions: trigger, benchmark name, metadata) and
- *   - for callgrind profiles, its call graph as a struct part
+ *   - for callgrind profiles, its call graph as a struct section_graph
  *     (stacks/stacks.h; with --inline its costs by address): only one
  *     section's graph is ever held;
  *   - for folded trees and folded text, which are exact stacks already,
@@ -140,7 +140,7 @@ struct section_sink {
     /* A callgrind section: its call graph (with by_address, its costs by
      * address), which the sink may change. Returns 0, or -1 with a
      * message in err (the reader then fails at the section's last line). */
-    int (*graph)(void *arg, const struct section_info *info, struct part *graph, char *err,
+    int (*graph)(void *arg, const struct section_info *info, struct section_graph *graph, char *err,
                  size_t errlen);
     /* A section of a folded tree or a file of folded stacks (one
      * section, numbered 1), its header read (descs not yet): the stacks
@@ -185,7 +185,7 @@ struct read_target {
 void read_target_init(struct read_target *t, const struct read_options *opt,
                       struct strtab *names, const struct section_sink *sink);
 void read_target_free(struct read_target *t);
-int read_section_graph(struct read_target *t, struct section_info *info, struct part *graph,
+int read_section_graph(struct read_target *t, struct section_info *info, struct section_graph *graph,
                        char *err, size_t errlen);
 int read_section_stacks(struct read_target *t, struct section_info *info, struct stacks *s,
                         char *err, size_t errlen);

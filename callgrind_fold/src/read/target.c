@@ -57,7 +57,7 @@ static void complete_info(struct read_target *t, struct section_info *info)
     read_describe_section(info);
 }
 
-int read_section_graph(struct read_target *t, struct section_info *info, struct part *graph,
+int read_section_graph(struct read_target *t, struct section_info *info, struct section_graph *graph,
                        char *err, size_t errlen)
 {
     complete_info(t, info);

@@ -4,7 +4,7 @@
  * inline stage.  Hands on: struct stacks (distinct folded stacks, each a
  * sequence of frame ids, with summed counts per column), struct profile
  * (one part's call graph, a vector of costs per function and call: one
- * event, or every event) and struct part (a profile as the
+ * event, or every event) and struct section_graph (a profile as the
  * reader hands it on), to the folding (fold.h), the presentation
  * (present.h) and the writers (write/), which read stacks through the
  * functions below.  Depends on util/ only. */
@@ -432,7 +432,7 @@ void profile_add_call_count(struct profile *p, uint32_t caller, uint32_t callee,
  * same name, so that a file quirk does not cut the graph apart. */
 void profile_resolve_call_targets(struct profile *p);
 
-/* ---- part.c ---- */
+/* ---- section_graph.c ---- */
 /* One part of a callgrind profile as the reader hands it on. With
  * `by_address` (--inline) the costs are not in the graph yet but kept by
  * instruction address, for the inline stage to split them by the
@@ -449,10 +449,11 @@ struct addr_call {
     uint64_t addr, cost, calls;
 };
 
-/* The records' costs are vectors as the profile's: column 0 in the
- * record, columns 1 .. prof.ncols - 1 in a row per record (more_selfs,
- * more_calls). */
-struct part {
+/* A section's call graph, as the callgrind.out reader hands it on (one
+ * part of one thread of one input).  The records' costs are vectors as
+ * the profile's: column 0 in the record, columns 1 .. prof.ncols - 1 in
+ * a row per record (more_selfs, more_calls). */
+struct section_graph {
     struct profile prof;
     uint64_t number;            /* its "part:" number, else 1, 2, ... */
     size_t *columns;            /* prof's column -> the stacks column its
@@ -468,23 +469,23 @@ struct part {
     uint64_t *addr_total;       /* column -> sum of the selfs' costs */
 };
 
-void part_init(struct part *pt);
-void part_free(struct part *pt);
+void section_graph_init(struct section_graph *pt);
+void section_graph_free(struct section_graph *pt);
 /* Empties the part for the next one, keeping its memory: one column,
- * counted in stacks column 0, until part_set_columns(). */
-void part_reset(struct part *pt);
+ * counted in stacks column 0, until section_graph_set_columns(). */
+void section_graph_reset(struct section_graph *pt);
 /* The part has ncols columns; column c counts in stacks column
  * columns[c]. */
-void part_set_columns(struct part *pt, const size_t *columns, size_t ncols);
+void section_graph_set_columns(struct section_graph *pt, const size_t *columns, size_t ncols);
 /* An input of `bytes` bytes is next: room for its cost lines is made at
  * once instead of by doubling (copying megabytes). */
-void part_expect_bytes(struct part *pt, uint64_t bytes);
+void section_graph_expect_bytes(struct section_graph *pt, uint64_t bytes);
 /* A cost at an address (by_address parts): column 0's `cost` and, when
  * prof.ncols > 1, more[0 .. ncols - 2] the others'. Both return false
  * when a sum overflows 64 bits. */
-bool part_add_self_at(struct part *pt, uint32_t node, uint64_t addr, uint64_t cost,
+bool section_graph_add_self_at(struct section_graph *pt, uint32_t node, uint64_t addr, uint64_t cost,
                       const uint64_t *more);
-bool part_add_call_at(struct part *pt, uint32_t node, uint32_t callee, uint64_t addr,
+bool section_graph_add_call_at(struct section_graph *pt, uint32_t node, uint32_t callee, uint64_t addr,
                       uint64_t cost, const uint64_t *more, uint64_t calls);
 
 #endif

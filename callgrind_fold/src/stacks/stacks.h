@@ -1,7 +1,7 @@
 /* stacks/: from a profile to folded stacks, in four headers, one a job:
  *
- *   model.h     struct stacks, struct profile, struct part (stacks.c,
- *               profile.c, part.c): what every stage works on
+ *   model.h     struct stacks, struct profile, struct section_graph (stacks.c,
+ *               profile.c, section_graph.c): what every stage works on
  *   fold.h      a call graph folded into stacks, exact or estimated
  *               (estimate.c, graph.c, apportion.c)
  *   present.h   frame texts, short names and labels, stacks re-rooted at

@@ -1,6 +1,6 @@
 /* The per-address records of --inline (by_address): takes each cost
  * line's "instr" position and costs, hands them to the part's records by
- * address (stacks/model.h, part_add_self_at()), every event's with all
+ * address (stacks/model.h, section_graph_add_self_at()), every event's with all
  * events. */
 #include "body.h"
 
@@ -29,15 +29,15 @@ static const uint64_t *other_line_costs(struct parser *P)
 
 /* A cost line's cost at addr into part pt (cost_line_add()): a call's
  * from caller, else caller's self cost; with all events every column's. */
-void addr_add_cost(struct parser *P, struct part *pt, bool call, uint32_t caller,
+void addr_add_cost(struct parser *P, struct section_graph *pt, bool call, uint32_t caller,
                    uint64_t addr, uint64_t cost)
 {
     const uint64_t *more = other_line_costs(P);
     if (call) {
-        if (!part_add_call_at(pt, caller, P->body.callee, addr, cost, more,
+        if (!section_graph_add_call_at(pt, caller, P->body.callee, addr, cost, more,
                               P->body.call_count))
             fail(P, "call cost sum overflows 64 bits");
-    } else if (!part_add_self_at(pt, caller, addr, cost, more)) {
+    } else if (!section_graph_add_self_at(pt, caller, addr, cost, more)) {
         fail(P, "cost sum overflows 64 bits");
     }
 }

@@ -43,7 +43,7 @@ void add_other_events(struct parser *P, const char *selected)
         a->totals[a->nothers] = 0;
         a->stacks_columns[++a->nothers] = column;
     }
-    part_set_columns(&P->body.part, a->stacks_columns, a->nothers + 1);
+    section_graph_set_columns(&P->body.part, a->stacks_columns, a->nothers + 1);
     if (a->others_below_cap < ncolumns + 1) {
         a->others_below_cap = ncolumns + 1;
         a->others_below = xrealloc(a->others_below, a->others_below_cap * sizeof *a->others_below);
@@ -60,7 +60,7 @@ void add_other_events(struct parser *P, const char *selected)
 
 void sum_other_events(struct parser *P)
 {
-    const struct part *pt = &P->body.part;
+    const struct section_graph *pt = &P->body.part;
     for (size_t k = 0; k < P->all.nothers; k++) {
         P->all.sums[k] = pt->addr_total[k + 1]; /* by address: summed as added */
         if (!pt->by_address && !profile_total(&pt->prof, k + 1, &P->all.sums[k]))

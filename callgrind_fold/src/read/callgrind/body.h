@@ -20,7 +20,7 @@ static inline uint32_t call_edge(struct parser *P, uint32_t caller, uint32_t cal
  * "calls=" line is pending (`call`), else self cost of the current
  * function or of the code inlined into it ("cfni="). */
 static inline __attribute__((always_inline)) void
-cost_line_add(struct parser *P, struct part *pt, bool call, uint64_t addr, uint64_t cost)
+cost_line_add(struct parser *P, struct section_graph *pt, bool call, uint64_t addr, uint64_t cost)
 {
     struct profile *prof = &pt->prof;
     if (call) {

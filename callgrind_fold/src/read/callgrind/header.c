@@ -64,7 +64,7 @@ void start_part(struct parser *P)
     P->body.call_pending = false;
     P->body.inlined = NO_NODE;
     hashmap_clear(&P->body.inlined_nodes);
-    part_reset(&P->body.part);
+    section_graph_reset(&P->body.part);
     for (size_t i = 0; i < P->body.node_memo_cap; i++) /* the part's nodes are gone */
         P->body.node_memo[i].node = NO_NODE;
     call_edge_memo_forget(&P->body.edge_memo);

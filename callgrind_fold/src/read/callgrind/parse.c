@@ -69,7 +69,7 @@ static void free_parser(struct parser *P)
     free(P->body.cols);
     free(P->body.node_memo);
     call_edge_memo_free(&P->body.edge_memo);
-    part_free(&P->body.part);
+    section_graph_free(&P->body.part);
     all_events_free(&P->all);
     free(P);
 }
@@ -86,13 +86,13 @@ int read_callgrind(struct linereader *r, const char *first, size_t first_len,
         hashmap_init(&P->names.ids[k]);
     hashmap_init(&P->body.inlined_nodes);
     events_init(&P->header.events);
-    part_init(&P->body.part);
+    section_graph_init(&P->body.part);
     P->body.prof = &P->body.part.prof;
     P->body.part.by_address = t->opt.by_address;
     P->body.fast_tiers = !read_exact();
     P->body.cost_blocks = read_cost_blocks();
     if (t->opt.by_address)
-        part_expect_bytes(&P->body.part, t->input_bytes);
+        section_graph_expect_bytes(&P->body.part, t->input_bytes);
     profile_expect_bytes(P->body.prof, t->input_bytes);
     P->names.empty_name = strtab_intern(t->names, "", 0);
     P->failure.d = d;

@@ -72,7 +72,7 @@ struct parser_body {
     uint64_t call_count;            /* the count of the pending "calls=" */
     uint64_t call_line;
     bool jump_pending;
-    struct part part;
+    struct section_graph part;
     struct profile *prof;           /* &part.prof */
 
     /* Which fast tiers may read lines (tiers.h): none with
@@ -196,7 +196,7 @@ void note_object(struct parser *P, uint32_t name);
 
 /* addr.c: the part's costs by address (--inline) */
 void addr_check_positions(struct parser *P);
-void addr_add_cost(struct parser *P, struct part *pt, bool call, uint32_t caller,
+void addr_add_cost(struct parser *P, struct section_graph *pt, bool call, uint32_t caller,
                    uint64_t addr, uint64_t cost);
 
 /* allevents.c */

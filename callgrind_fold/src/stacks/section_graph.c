@@ -1,20 +1,20 @@
-/* A part as the reader hands it on: its call graph, and with --inline its
- * costs by instruction address (model.h, "part.c"). */
+/* A callgrind.out section as the reader hands it on: its call graph, and
+ * with --inline its costs by instruction address (model.h). */
 #include "model.h"
 #include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void part_init(struct part *pt)
+void section_graph_init(struct section_graph *pt)
 {
     memset(pt, 0, sizeof *pt);
     profile_init(&pt->prof);
     hashmap_init(&pt->call_index);
-    part_set_columns(pt, (const size_t[]){0}, 1);
+    section_graph_set_columns(pt, (const size_t[]){0}, 1);
 }
 
-void part_free(struct part *pt)
+void section_graph_free(struct section_graph *pt)
 {
     profile_free(&pt->prof);
     free(pt->columns);
@@ -27,7 +27,7 @@ void part_free(struct part *pt)
     memset(pt, 0, sizeof *pt);
 }
 
-void part_reset(struct part *pt)
+void section_graph_reset(struct section_graph *pt)
 {
     size_t width = pt->prof.ncols - 1;
     if (width) {
@@ -36,10 +36,10 @@ void part_reset(struct part *pt)
     }
     pt->nselfs = pt->ncalls = 0;
     hashmap_clear(&pt->call_index);
-    part_set_columns(pt, (const size_t[]){0}, 1);
+    section_graph_set_columns(pt, (const size_t[]){0}, 1);
 }
 
-void part_set_columns(struct part *pt, const size_t *columns, size_t ncols)
+void section_graph_set_columns(struct section_graph *pt, const size_t *columns, size_t ncols)
 {
     if (ncols > pt->columns_cap) {
         pt->columns = xrealloc(pt->columns, ncols * sizeof *pt->columns);
@@ -51,7 +51,7 @@ void part_set_columns(struct part *pt, const size_t *columns, size_t ncols)
     profile_reset(&pt->prof, ncols);
 }
 
-void part_expect_bytes(struct part *pt, uint64_t bytes)
+void section_graph_expect_bytes(struct section_graph *pt, uint64_t bytes)
 {
     /* A cost line with an address takes at least 5 bytes ("+3 1\n");
      * a bound keeps a huge file from reserving gigabytes up front. */
@@ -67,7 +67,7 @@ void part_expect_bytes(struct part *pt, uint64_t bytes)
 /* Self costs are only appended (one record per cost line, as a part
  * rarely repeats a (function, address)); the inline stage sums them per
  * (function, chain of inlined frames). */
-bool part_add_self_at(struct part *pt, uint32_t node, uint64_t addr, uint64_t cost,
+bool section_graph_add_self_at(struct section_graph *pt, uint32_t node, uint64_t addr, uint64_t cost,
                       const uint64_t *more)
 {
     size_t width = pt->prof.ncols - 1;
@@ -95,7 +95,7 @@ bool part_add_self_at(struct part *pt, uint32_t node, uint64_t addr, uint64_t co
     return true;
 }
 
-bool part_add_call_at(struct part *pt, uint32_t node, uint32_t callee, uint64_t addr,
+bool section_graph_add_call_at(struct section_graph *pt, uint32_t node, uint32_t callee, uint64_t addr,
                       uint64_t cost, const uint64_t *more, uint64_t calls)
 {
     bool inserted;
