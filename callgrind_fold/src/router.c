@@ -45,6 +45,14 @@ static struct stacks *new_section_stacks(const struct router *r)
     return s;
 }
 
+/* Frees stacks made by new_section_stacks (or NULL). */
+static void delete_stacks(struct stacks *s)
+{
+    if (s)
+        stacks_free(s);
+    free(s);
+}
+
 static bool stacks_have_cost(const struct stacks *s)
 {
     bool cost = false;
@@ -118,8 +126,7 @@ static void keep_section(struct router *r, const struct section_info *info, stru
     if (!stacks_have_cost(s)) {
         if (info->metadata)
             note_metadata(r, info->metadata_text, info->metadata_len);
-        stacks_free(s);
-        free(s);
+        delete_stacks(s);
         return;
     }
     if (r->trim_roots && !info->folded_text) {
@@ -161,8 +168,7 @@ static int route_graph(void *arg, const struct section_info *info, struct sectio
     int rc = fold_profile(&pt->prof, pt->columns, &r->fold, err, errlen);
     fold_set_out(&r->fold, r->to.out);
     if (rc) {
-        stacks_free(s);
-        free(s);
+        delete_stacks(s);
         return -1;
     }
     keep_section(r, info, s);
@@ -210,14 +216,6 @@ struct section_sink router_sink(struct router *r)
                                  r->to.inl ? route_object : NULL};
 }
 
-static void free_section_stacks(struct kept_section *ks)
-{
-    if (ks->stacks)
-        stacks_free(ks->stacks);
-    free(ks->stacks);
-    ks->stacks = NULL;
-}
-
 void router_free(struct router *r)
 {
     for (size_t i = 0; i < r->nparts; i++) {
@@ -227,13 +225,11 @@ void router_free(struct router *r)
         for (size_t j = 0; j < kp->nsections; j++) {
             free(kp->sections[j].thread_name);
             free(kp->sections[j].label);
-            free_section_stacks(&kp->sections[j]);
+            delete_stacks(kp->sections[j].stacks);
         }
         free(kp->sections);
         free(kp->threads);
-        if (kp->stacks)
-            stacks_free(kp->stacks);
-        free(kp->stacks);
+        delete_stacks(kp->stacks);
         free(kp->columns);
     }
     free(r->parts);
@@ -246,10 +242,7 @@ void router_free(struct router *r)
     free(r->metadata);
     free(r->cmd);
     fold_target_free(&r->fold);
-    if (r->open) { /* an input failed in this section */
-        stacks_free(r->open);
-        free(r->open);
-    }
+    delete_stacks(r->open); /* an input failed in this section */
 }
 
 /* A name two parts share becomes "NAME (2)", "NAME (3)", ... from its
@@ -489,7 +482,8 @@ static bool build_stacks(struct router *r)
                 kp->threads[kp->nthreads++] = ks->label;
             ok &= stacks_merge(to, ks->stacks, framed ? ks->label : NULL,
                                framed ? strlen(ks->label) : 0);
-            free_section_stacks(ks);
+            delete_stacks(ks->stacks);
+            ks->stacks = NULL;
         }
     }
     return ok;
