@@ -35,6 +35,7 @@ void run_init(struct run *run, const struct run_options *opt)
     const struct render_options *ro = &opt->render;
     const struct writer_needs *needs = render_needs(ro->format);
     strtab_init(&run->names);
+    event_table_init(&run->columns, opt->event);
     stacks_init(&run->out);
     run->out.keep_sources = needs->sources;
     callarcs_init(&run->arcs);
@@ -48,8 +49,11 @@ void run_init(struct run *run, const struct run_options *opt)
         run->inl = inline_new(opt->debug_dirs, cache_dir);
         free(default_dir);
     }
+    bool every_event = needs->run_columns || needs->part_columns;
     struct router_setup to = {
         .out = &run->out,
+        .columns = &run->columns,
+        .every_event = every_event,
         .names = &run->names,
         .style = opt->style,
         .resolution = opt->resolution,
@@ -67,13 +71,13 @@ void run_init(struct run *run, const struct run_options *opt)
         .by_address = run->inl != NULL,
         .want_lines = needs->sources,
         .keep_notes = needs->notes,
-        .all_events = needs->run_columns || needs->part_columns,
+        .all_events = every_event,
         .describe_sections = run->route.keep_parts,
         .threads = opt->threads,
         .nthreads = opt->nthreads,
     };
     struct section_sink sink = router_sink(&run->route);
-    read_target_init(&run->in, &ro_in, &run->names, &sink);
+    read_target_init(&run->in, &ro_in, &run->names, &run->columns, &sink);
 }
 
 void run_free(struct run *run)
@@ -89,8 +93,9 @@ void run_free(struct run *run)
     callarcs_free(&run->arcs);
     stacks_free(&run->out);
     strtab_free(&run->names);
-    free(run->columns);
-    free(run->events);
+    event_table_free(&run->columns);
+    free(run->views);
+    free(run->view_names);
 }
 
 /* Folded inputs pass --inline unexpanded: its report says how many. */
@@ -172,105 +177,83 @@ static int read_inputs(struct run *run, const char *const *inputs, size_t ninput
     return 0;
 }
 
-/* The events of the counts, one column each, as the readers left them
- * in the stacks' columns (all_events): one per event of the inputs'
- * "events:" lines in order of first sight, and the --event's if it is an
- * inherited one; with folded stacks only, one count of unknown meaning.
- * Sets run->events, nevents and default_event. */
-static void choose_events(struct run *run)
+/* The events as pprof and the reports list them: every event of the
+ * inputs' "events:" lines in order of first sight, then the chosen one
+ * if it is none of them (a sum of several); each with its column (the
+ * run's event table) and long name. With folded stacks only, one count
+ * of unknown meaning. Sets run->views, view_names, nviews, default_view. */
+static void event_views(struct run *run)
 {
     const struct render_options *ro = &run->opt.render;
     const struct strtab *seen = &run->in.notes.events;
     size_t nseen = seen->count;
-    run->events = xcalloc(nseen + 1, sizeof *run->events);
+    run->views = xcalloc(nseen + 1, sizeof *run->views);
+    run->view_names = xcalloc(nseen + 1, sizeof *run->view_names);
+    const char *chosen = read_chosen_event(&run->in);
     if (nseen == 0) { /* folded stacks only */
-        run->events[run->nevents++] =
-            ro->countname ? ro->countname : run->opt.event ? run->opt.event : "samples";
-        return;
+        const char *name = ro->countname ? ro->countname : chosen ? chosen : "samples";
+        run->views[run->nviews++] = (struct event_column){.event = name, .col = CHOSEN_COLUMN};
+    } else {
+        run->default_view = SIZE_MAX;
+        for (uint32_t i = 0; i <= nseen; i++) {
+            if (i == nseen && run->default_view != SIZE_MAX)
+                break; /* the chosen event is one of the inputs' */
+            const char *name = i < nseen ? strtab_str(seen, i) : chosen;
+            if (strcmp(name, chosen) == 0)
+                run->default_view = run->nviews;
+            run->views[run->nviews++] = (struct event_column){
+                .event = name,
+                .long_name = notes_event_long_name(&run->in.notes, name, strlen(name)),
+                .col = event_table_find(&run->columns, name),
+            };
+        }
     }
-    const char *selected = read_chosen_event(&run->in);
-    run->default_event = SIZE_MAX;
-    for (uint32_t i = 0; i < nseen; i++) {
-        run->events[run->nevents++] = strtab_str(seen, i);
-        if (strcmp(strtab_str(seen, i), selected) == 0)
-            run->default_event = i;
-    }
-    if (run->default_event == SIZE_MAX) { /* an inherited event: a column too */
-        run->default_event = run->nevents;
-        run->events[run->nevents++] = selected;
-    }
+    for (size_t e = 0; e < run->nviews; e++)
+        run->view_names[e] = run->views[e].event;
 }
 
-/* The columns of stacks s by event, into cols[run->nevents]: each is
- * exactly what folded output counts for --event=THAT. Column 0 holds
- * what counts for every event (folded text has no events), so it is
- * added to each event's own column, or is the column of an event that
- * has none. False if a sum overflows. */
-static bool event_columns(struct run *run, struct stacks *s, struct event_column *cols)
+/* The views with the totals of stacks all[0 .. n) summed, into cols[].
+ * False if a sum overflows. */
+static bool view_totals(const struct run *run, struct stacks *const *all, size_t n,
+                        struct event_column *cols)
 {
-    if (run->in.notes.events.count == 0) {
-        cols[0] = (struct event_column){.event = run->events[0], .col = 0,
-                                        .total = stacks_col_total(s, 0)};
-        return true;
-    }
     bool ok = true;
-    for (size_t c = 0; c < run->nevents; c++) {
-        struct event_column *col = &cols[c];
-        col->event = run->events[c];
-        col->long_name = notes_event_long_name(&run->in.notes, col->event,
-                                               strlen(col->event));
-        col->col = read_event_column_of(&run->in, col->event);
-        if (col->col)
-            ok &= stacks_add_column(s, col->col, 0);
-        col->total = stacks_col_total(s, col->col);
+    for (size_t e = 0; e < run->nviews; e++) {
+        cols[e] = run->views[e];
+        cols[e].total = 0;
+        for (size_t i = 0; i < n; i++)
+            ok &= add_u64(cols[e].total, stacks_col_total(all[i], cols[e].col),
+                          &cols[e].total);
     }
     return ok;
 }
 
-/* -f pprof: the counts of every event, one column each. Returns 0, or
+/* After the inputs: -f pprof's events with the run's totals; -f html's
+ * and md's with each part's (md: its sections' sums). Returns 0, or
  * EXIT_INPUT after saying what went wrong. */
-static int pprof_columns(struct run *run)
+static int count_views(struct run *run, bool of_run, bool of_parts)
 {
-    choose_events(run);
-    run->columns = xcalloc(run->nevents, sizeof *run->columns);
-    run->ncolumns = run->nevents;
-    run->default_column = run->default_event;
-    if (!event_columns(run, &run->out, run->columns)) {
-        fprintf(stderr, "callgrind_fold: summed counts overflow 64 bits\n");
-        return EXIT_INPUT;
-    }
-    return 0;
-}
-
-/* After the inputs, -f html and -f md: each part's counts by event.
- * Returns 0, or EXIT_INPUT after saying what went
- * wrong. */
-static int finish_parts(struct run *run)
-{
-    choose_events(run);
+    event_views(run);
     bool ok = true;
-    struct event_column *cols = xcalloc(run->nevents, sizeof *cols);
-    for (size_t i = 0; i < run->route.nparts; i++) {
+    if (of_run) {
+        struct stacks *out = &run->out;
+        ok &= view_totals(run, &out, 1, run->views);
+    }
+    for (size_t i = 0; of_parts && i < run->route.nparts; i++) {
         struct kept_part *kp = &run->route.parts[i];
-        kp->columns = xcalloc(run->nevents, sizeof *kp->columns);
+        kp->columns = xcalloc(run->nviews, sizeof *kp->columns);
         if (kp->stacks) {
-            ok &= event_columns(run, kp->stacks, kp->columns);
+            ok &= view_totals(run, &kp->stacks, 1, kp->columns);
             continue;
         }
-        /* -f md: the sums of its sections (router_assemble left them) */
-        for (size_t j = 0; j < kp->nsections; j++) {
-            struct kept_section *ks = &kp->sections[j];
-            memset(cols, 0, run->nevents * sizeof *cols);
-            ok &= event_columns(run, ks->stacks, cols);
-            for (size_t e = 0; e < run->nevents; e++) {
-                kp->columns[e].event = cols[e].event;
-                kp->columns[e].long_name = cols[e].long_name;
-                kp->columns[e].col = NO_COLUMN; /* totals only */
-                ok &= add_u64(kp->columns[e].total, cols[e].total, &kp->columns[e].total);
-            }
-        }
+        struct stacks **all = xcalloc(kp->nsections + 1, sizeof *all);
+        for (size_t j = 0; j < kp->nsections; j++)
+            all[j] = kp->sections[j].stacks;
+        ok &= view_totals(run, all, kp->nsections, kp->columns);
+        free(all);
+        for (size_t e = 0; e < run->nviews; e++)
+            kp->columns[e].col = NO_COLUMN; /* totals only: no stacks of its own */
     }
-    free(cols);
     if (!ok) {
         fprintf(stderr, "callgrind_fold: summed counts overflow 64 bits\n");
         return EXIT_INPUT;
@@ -289,9 +272,9 @@ static struct render_job job_of(struct run *run, struct run *base, const char *n
         .arcs = run->keep_arcs ? &run->arcs : NULL,
         .calls_known = run->in.folded_inputs == 0,
         .event = run->in.parts_read ? read_chosen_event(&run->in) : NULL,
-        .columns = run->columns,
-        .ncolumns = run->ncolumns,
-        .default_column = run->default_column,
+        .columns = run->views,
+        .ncolumns = run->nviews,
+        .default_column = run->default_view,
         .comments = &run->in.notes.comments,
         .name = name,
     };
@@ -383,14 +366,14 @@ static int read_base(struct run *base, const struct run *run)
         print_diag(&d);
         return EXIT_INPUT;
     }
-    return 0;
+    return router_inputs_read(&base->route);
 }
 
 /* The report's view of a run's parts, named `title` unless --title. */
 static void report_view(struct report_view *v, const struct run *run, const char *title)
 {
     const char *t = run->opt.render.title ? run->opt.render.title : title;
-    report_view_init(v, &run->route, t, run->events, run->nevents, run->default_event);
+    report_view_init(v, &run->route, t, run->view_names, run->nviews, run->default_view);
 }
 
 int pipeline_run(const struct run_options *opt, const char *const *inputs, size_t ninputs)
@@ -398,6 +381,8 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
     struct run run;
     run_init(&run, opt);
     int status = read_inputs(&run, inputs, ninputs);
+    if (status == 0)
+        status = router_inputs_read(&run.route);
     enum render_format f = opt->render.format;
     const struct writer_needs *needs = render_needs(f);
     bool report = needs->report;
@@ -423,12 +408,10 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
      * (the base's paired with the run's) */
     if (status == 0)
         status = router_assemble(&run.route, base ? &base->route : NULL);
-    if (status == 0 && needs->run_columns)
-        status = pprof_columns(&run);
-    if (status == 0 && needs->part_columns)
-        status = finish_parts(&run);
+    if (status == 0 && (needs->run_columns || needs->part_columns))
+        status = count_views(&run, needs->run_columns, needs->part_columns);
     if (status == 0 && needs->part_columns && base)
-        status = finish_parts(base);
+        status = count_views(base, false, true);
     struct report_view view = {0}, base_view = {0};
     struct report_diff diff = {0};
     if (status == 0 && report) {

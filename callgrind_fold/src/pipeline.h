@@ -65,12 +65,13 @@ struct run {
     bool keep_arcs;
     struct callarcs arcs;        /* the call graph, when kept */
     struct inline_ctx *inl;      /* --inline, else NULL */
-    /* -f pprof: every event, named with its column of `out`. */
-    struct event_column *columns;
-    size_t ncolumns, default_column;
-    /* -f html|md: the columns' event names. */
-    const char **events;
-    size_t nevents, default_event;
+    struct event_table columns;  /* which event each column counts */
+    /* -f pprof, html, md: the events as the output lists them (the
+     * inputs' order) with their columns (event_views()); for pprof with
+     * `out`'s totals. */
+    struct event_column *views;
+    const char **view_names;
+    size_t nviews, default_view;
 };
 
 /* A run reading with these options; `render` decides what is kept

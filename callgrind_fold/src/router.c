@@ -116,11 +116,19 @@ static struct kept_part *part_of(struct router *r, const struct section_info *in
     return kp;
 }
 
+/* Folded text while every event is counted: read apart, to be made
+ * every event's once every event is known. */
+static bool read_eventless(const struct router *r, const struct section_info *info)
+{
+    return r->to.every_event && info->folded_text;
+}
+
 /* A kept section into its part if it has a cost (re-rooted for
  * pictures); a CodSpeed metadata part's text noted; other sections
  * without cost ("Program termination", an idle thread) dropped. Takes s. */
 static void keep_section(struct router *r, const struct section_info *info, struct stacks *s)
 {
+    bool eventless = read_eventless(r, info);
     if (!r->cmd)
         r->cmd = xstrndup(info->cmd, strlen(info->cmd));
     if (!stacks_have_cost(s)) {
@@ -146,6 +154,7 @@ static void keep_section(struct router *r, const struct section_info *info, stru
                            : NULL,
         .input = info->input,
         .seq = r->sections_read++,
+        .eventless = eventless,
         .stacks = s,
     };
 }
@@ -180,7 +189,7 @@ static int route_graph(void *arg, const struct section_info *info, struct sectio
 static struct stacks *route_open(void *arg, const struct section_info *head)
 {
     struct router *r = arg;
-    if (!kept_apart(r, head))
+    if (!kept_apart(r, head) && !read_eventless(r, head))
         return r->to.out;
     r->open = new_section_stacks(r);
     return r->open;
@@ -199,7 +208,12 @@ static int route_stacks(void *arg, const struct section_info *info, struct stack
     if (!s)
         s = new_section_stacks(r);
     r->open = NULL;
-    keep_section(r, info, s);
+    if (kept_apart(r, info)) {
+        keep_section(r, info, s);
+    } else {
+        GROW(r->eventless, r->eventless_cap, r->neventless);
+        r->eventless[r->neventless++] = s;
+    }
     return 0;
 }
 
@@ -243,6 +257,9 @@ void router_free(struct router *r)
     free(r->cmd);
     fold_target_free(&r->fold);
     delete_stacks(r->open); /* an input failed in this section */
+    for (size_t i = 0; i < r->neventless; i++)
+        delete_stacks(r->eventless[i]);
+    free(r->eventless);
 }
 
 /* A name two parts share becomes "NAME (2)", "NAME (3)", ... from its
@@ -487,6 +504,37 @@ static bool build_stacks(struct router *r)
         }
     }
     return ok;
+}
+
+/* The counts of folded text, read as the chosen event's, made every
+ * event's: what folded output counts for --event=E, whichever E. */
+static bool count_for_every_event(const struct router *r, struct stacks *s)
+{
+    bool ok = true;
+    for (size_t c = 0; c < event_table_count(r->to.columns); c++)
+        if (c != CHOSEN_COLUMN)
+            ok &= stacks_add_column(s, c, CHOSEN_COLUMN);
+    return ok;
+}
+
+int router_inputs_read(struct router *r)
+{
+    bool ok = true;
+    for (size_t i = 0; i < r->nparts; i++)
+        for (size_t j = 0; j < r->parts[i].nsections; j++)
+            if (r->parts[i].sections[j].eventless)
+                ok &= count_for_every_event(r, r->parts[i].sections[j].stacks);
+    for (size_t i = 0; i < r->neventless; i++) {
+        ok &= count_for_every_event(r, r->eventless[i]) &&
+              stacks_merge(r->to.out, r->eventless[i], NULL, 0);
+        delete_stacks(r->eventless[i]);
+    }
+    r->neventless = 0;
+    if (!ok) {
+        fprintf(stderr, "callgrind_fold: summed counts overflow 64 bits\n");
+        return EXIT_INPUT;
+    }
+    return 0;
 }
 
 static void arrange(struct router *r)

@@ -16,6 +16,9 @@
  *     into the run's for the other formats, under thread frames where a
  *     part (reports) or some part (other pictures) has two threads or
  *     more, or always with --thread-frames; -f md sums totals only;
+ *   - folded text, which names no event, while every event is counted
+ *     (-f pprof, html, md): read apart, and made every event's once
+ *     every input is read, when every event is known (router_inputs_read);
  *   - for --diff, a second router reads the base the same way, and its
  *     parts are paired with the run's by benchmark name, their threads by
  *     name then order.
@@ -46,6 +49,8 @@ struct kept_section {
     char *label;                 /* its thread's frame (router_assemble) */
     uint64_t input, seq;         /* read from the run's input number
                                     `input`, as its seq-th section */
+    bool eventless;              /* folded text, with every event counted:
+                                    its counts are every event's */
     struct stacks *stacks;       /* re-rooted for pictures */
 };
 
@@ -65,12 +70,15 @@ struct kept_part {
     size_t nthreads;
     struct stacks *stacks;       /* its own stacks (router_assemble), every
                                     event a column */
-    struct event_column *columns; /* -f html|md: by event, run.events order */
+    struct event_column *columns; /* -f html|md: its event views (job.h) */
 };
 
 /* What a router routes into, and what the format asks of it. */
 struct router_setup {
     struct stacks *out;          /* the run's summed stacks */
+    const struct event_table *columns; /* the run's events */
+    bool every_event;            /* each in its column, not the chosen one's
+                                    only */
     struct strtab *names;        /* every function, file and object name */
     struct frame_style style;
     uint64_t resolution;         /* --resolution */
@@ -97,6 +105,10 @@ struct router {
     uint64_t sections_read;
     struct stacks *open;         /* a section being read apart, until its
                                     end */
+    /* every_event: folded text summed into the run's stacks once every
+     * input is read (router_inputs_read), its counts every event's */
+    struct stacks **eventless;
+    size_t neventless, eventless_cap;
     char **metadata;
     size_t nmetadata, metadata_cap;
     char *cmd;
@@ -107,6 +119,11 @@ void router_free(struct router *r);
 /* The readers' sink: every section handed to r. */
 struct section_sink router_sink(struct router *r);
 
+/* Once every input is read, before anything else: with every_event, the
+ * counts of folded text (which names no event) made every event's, and
+ * summed into the run's stacks where the section was not kept apart.
+ * Returns 0, or EXIT_INPUT after saying what went wrong. */
+int router_inputs_read(struct router *r);
 /* Once every input is read (and frames are renamed), with keep_parts
  * (else nothing to do): the parts in order
  * (by process, then number), their names made unique, each section's

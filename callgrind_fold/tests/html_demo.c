@@ -78,7 +78,7 @@ static void read_part(struct demo_part *p, const char *file)
                 frames[n++] = stacks_frame(&p->stacks, line + start, i - start);
                 start = i + 1;
             }
-        uint32_t id = stacks_add_id(&p->stacks, frames, n, 0);
+        uint32_t id = stacks_intern(&p->stacks, frames, n);
         /* event e counts in column e of the stacks */
         for (size_t e = 0; e < p->nevents; e++) {
             struct event_column *c = &p->cols[e];

@@ -263,6 +263,20 @@ def run(T, binary, tag, golden=None):
         T.check(name("folded-input/" + want),
                 rc == 0 and prof["sample_type"] == [(want, "count")] and
                 named_samples(prof) == {("a", "b"): [3], ("a",): [2]}, err)
+    # Folded stacks beside a profile of two events, either first: they
+    # name no event, so they count for each (as folded output counts them
+    # for --event=Ir and for --event=Dr), and the sums stay the events'.
+    two = os.path.join(work, "two_events.cg")
+    with open(two, "w") as f:
+        f.write("events: Ir Dr\nfn=a\n1 4 1\ncfn=b\ncalls=1 1\n1 6 2\nfn=b\n1 6 2\n")
+    for order, inputs in (("profile-first", [two, folded]), ("folded-first", [folded, two])):
+        for extra in ([], ["--full-stacks"]):
+            rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out] + extra + inputs)
+            prof = decode_profile(open(out, "rb").read()) if rc == 0 else {}
+            T.check(name("folded-and-profile/%s%s" % (order, "".join(extra))),
+                    rc == 0 and prof["sample_type"] == [("Ir", "count"), ("Dr", "count")] and
+                    named_samples(prof) == {("a",): [4 + 2, 1 + 2], ("a", "b"): [6 + 3, 2 + 3]},
+                    "rc %d %s %r" % (rc, err, prof and named_samples(prof)))
     # Standard input, read once as any input.
     p = T.run([binary, "-f", "pprof", "-o", out, "-"], stdin=open(src, "rb"))
     prof = decode_profile(open(out, "rb").read()) if p.returncode == 0 else {}

@@ -524,8 +524,9 @@ static void test_shorten_raw(void)
     uint32_t p1[] = {f[0], f[1]}, p2[] = {f[0], f[2]}, p3[] = {f[0], f[2], f[3]};
     stacks_add(&s, 0, p1, 2, 10);
     stacks_add(&s, 0, p2, 2, 5);
-    uint32_t id3 = stacks_add_id(&s, p3, 3, 1);
-    uint32_t id1 = stacks_add_id(&s, p1, 2, 0);
+    uint32_t id3 = stacks_intern(&s, p3, 3);
+    stacks_count_in(&s, 0, id3, 1);
+    uint32_t id1 = stacks_intern(&s, p1, 2);
     stacks_count_in(&s, 2, id1, 1000); /* another event's column */
     stacks_count_in(&s, 2, id3, 30);
     struct callarcs arcs;
@@ -561,7 +562,7 @@ static void test_shorten_raw(void)
     report("shorten-raw-unchanged-is-text",
            stacks_frame_raw(&s, main_f) == stacks_frame_text(&s, main_f, &len), "");
     uint32_t want1[] = {main_f, fib};
-    uint32_t merged = stacks_add_id(&s, want1, 2, 0);
+    uint32_t merged = stacks_intern(&s, want1, 2);
     char why[200];
     snprintf(why, sizeof why, "main;fib %llu, total %llu, column 2 %llu of %llu",
              (unsigned long long)stacks_count(&s, 0, merged),
@@ -595,7 +596,8 @@ static void test_shorten_raw(void)
     uint32_t a = stacks_frame(&s, "main", 4), b = stacks_frame(&s, names[3], strlen(names[3]));
     stacks_frame_source(&s, b, 7, 3, 33);
     uint32_t ab[] = {a, b};
-    uint32_t ab_id = stacks_add_id(&s, ab, 2, 9);
+    uint32_t ab_id = stacks_intern(&s, ab, 2);
+    stacks_count_in(&s, 0, ab_id, 9);
     stacks_shorten(one, 1, false, false, NULL);
     src = stacks_source_of(&s, b);
     report("shorten-raw-no-merge-keeps-ids",
@@ -718,6 +720,29 @@ static void test_events(void)
     ok = events_resolve(&ev, "A", w, err, sizeof err) != 0;
     report("events-definition-cycle", ok, "cycle not rejected");
     events_free(&ev);
+}
+
+/* The run's event table: the chosen event's column is there before it
+ * is named (folded text may count in it first), and every other event
+ * gets a column of its own once, in order of first sight. */
+static void test_event_table(void)
+{
+    struct event_table t;
+    event_table_init(&t, NULL);
+    bool ok = event_table_count(&t) == 1 && !event_table_name(&t, CHOSEN_COLUMN) &&
+              event_table_find(&t, "Ir") == NO_COLUMN;
+    ok = ok && strcmp(event_table_choose(&t, "Ir"), "Ir") == 0 &&
+         strcmp(event_table_choose(&t, "Dr"), "Ir") == 0; /* chosen once */
+    size_t dr = event_table_column(&t, "Dr", 2);
+    ok = ok && event_table_column(&t, "Ir", 2) == CHOSEN_COLUMN && dr != CHOSEN_COLUMN &&
+         event_table_column(&t, "Dr", 2) == dr && event_table_find(&t, "Dr") == dr &&
+         event_table_count(&t) == 2 && strcmp(event_table_name(&t, dr), "Dr") == 0;
+    event_table_free(&t);
+    event_table_init(&t, "Ir+Dr"); /* --event: chosen before any input */
+    ok = ok && strcmp(event_table_choose(&t, "Ir"), "Ir+Dr") == 0 &&
+         event_table_column(&t, "Ir", 2) == 1 && event_table_find(&t, "Ir+Dr") == CHOSEN_COLUMN;
+    event_table_free(&t);
+    report("event-table", ok, "columns of events");
 }
 
 /* A part's "desc:" lines read by harness conventions: the last trigger
@@ -1021,8 +1046,10 @@ static int read_sections(const char *const *inputs, const char *const *threads,
                                .nthreads = nthreads};
     struct section_sink sink = {seen, sections_graph, sections_open, sections_stacks, NULL};
     stacks_init(&sections_scratch);
+    struct event_table columns;
+    event_table_init(&columns, NULL);
     struct read_target t;
-    read_target_init(&t, &opt, &names, &sink);
+    read_target_init(&t, &opt, &names, &columns, &sink);
     memset(seen, 0, sizeof *seen);
     int rc = 0;
     for (size_t i = 0; inputs[i] && rc == 0; i++)
@@ -1030,6 +1057,7 @@ static int read_sections(const char *const *inputs, const char *const *threads,
     for (size_t i = 0; i < nthreads && matched; i++)
         matched[i] = t.thread_matched[i];
     read_target_free(&t);
+    event_table_free(&columns);
     stacks_free(&sections_scratch);
     strtab_free(&names);
     return rc;
@@ -1918,6 +1946,7 @@ int main(int argc, char **argv)
     test_shorten_raw();
     test_shorten_keep_apart();
     test_events();
+    test_event_table();
     test_harness_descs();
     test_stacks_sorted();
     test_stacks_sorted_deep();

@@ -227,27 +227,10 @@ int events_resolve(const struct event_defs *ev, const char *name, uint64_t *weig
 
 const char *read_event_name(struct read_target *t, const char *first_column)
 {
-    if (t->opt.event)
-        return t->opt.event;
-    if (!t->first_event)
-        t->first_event = xstrndup(first_column, strlen(first_column));
-    return t->first_event;
+    return event_table_choose(t->columns, first_column);
 }
 
 const char *read_chosen_event(const struct read_target *t)
 {
-    return t->opt.event ? t->opt.event : t->first_event;
-}
-
-size_t read_event_column(struct read_target *t, const char *name, size_t len)
-{
-    return (size_t)strtab_intern(&t->event_columns, name, len) + 1;
-}
-
-size_t read_event_column_of(const struct read_target *t, const char *name)
-{
-    for (uint32_t id = 0; id < t->event_columns.count; id++) /* a few events */
-        if (strcmp(strtab_str(&t->event_columns, id), name) == 0)
-            return (size_t)id + 1;
-    return 0;
+    return event_table_name(t->columns, CHOSEN_COLUMN);
 }

@@ -68,7 +68,8 @@ static int add_pending(struct pending *p, struct diag *d)
     if (!p->full)
         return 0;
     p->full = false;
-    if (!stacks_add_frames(p->into, &p->text[p->cur], p->count)) {
+    const struct stacks_text *t = &p->text[p->cur];
+    if (!stacks_add_hashed(p->into, CHOSEN_COLUMN, t->frames, t->n, t->hash, p->count)) {
         d->line = p->lineno;
         snprintf(d->msg, sizeof d->msg, "summed counts overflow 64 bits");
         return -1;
@@ -140,7 +141,8 @@ int read_folded(struct linereader *r, const char *first, size_t first_len,
     struct section_info info = read_folded_section(t);
     struct stacks scratch;
     stacks_init(&scratch);
-    /* stacks_add_frames counts in column 0: with all_events, every event's */
+    /* folded text names no event: its counts are the chosen event's
+     * (columns.h) */
     struct pending p = {.into = left_out ? &scratch : read_section_open(t, &info)};
     int rc = read_lines(r, first, first_len, &p, d);
     stacks_text_free(&p.text[0]);

@@ -53,9 +53,10 @@ struct read_options {
     bool by_address;          /* --inline: parts keep costs by address */
     bool want_lines;          /* the first source line of each function */
     bool keep_notes;          /* fill read_target.notes */
-    bool all_events;          /* -f pprof: every event of the inputs, each
-                                 in its own column of the stacks
-                                 (read_event_column) */
+    bool all_events;          /* -f pprof, html, md: every event of the
+                                 inputs, each in its column of the stacks
+                                 (stacks/columns.h); else the chosen
+                                 event's only */
     bool describe_sections;   /* hand over the sections without costs
                                  too, and every section's "desc:" lines
                                  (the sink keeps sections apart) */
@@ -164,9 +165,8 @@ struct read_target {
     struct strtab *names;        /* every function, file and object name */
     struct section_sink sink;
     struct input_notes notes;    /* filled when opt.keep_notes */
-    struct strtab event_columns; /* all_events: event -> stacks column - 1 */
+    struct event_table *columns; /* the run's: event -> column */
     /* What was read so far. */
-    char *first_event;           /* the first input's first event */
     uint64_t parts_read;         /* callgrind and tree parts, selected or not */
     bool part_matched;           /* some part passed --part */
     uint64_t folded_inputs;      /* trees and folded text: no call counts,
@@ -183,7 +183,8 @@ struct read_target {
  * sink, its header completed here in *info (its input, its cmd, what
  * harnesses say in its descs). Each returns as the sink's call. */
 void read_target_init(struct read_target *t, const struct read_options *opt,
-                      struct strtab *names, const struct section_sink *sink);
+                      struct strtab *names, struct event_table *columns,
+                      const struct section_sink *sink);
 void read_target_free(struct read_target *t);
 int read_section_graph(struct read_target *t, struct section_info *info, struct section_graph *graph,
                        char *err, size_t errlen);
@@ -195,16 +196,11 @@ struct stacks *read_section_open(struct read_target *t, const struct section_inf
 struct section_info read_folded_section(const struct read_target *t);
 
 /* The event to count: --event, else the first column of the first input
- * (remembered, so that every input counts the same event). */
+ * that names events (remembered, so that every input counts the same
+ * event): the chosen event of the run's columns. */
 const char *read_event_name(struct read_target *t, const char *first_column);
 /* The event counted, or NULL when no input named one (folded stacks). */
 const char *read_chosen_event(const struct read_target *t);
-/* With all_events: the stacks column an event counts in, from 1 on.
- * Column 0 holds the counts of folded text, which has no events: they
- * count for every event. */
-size_t read_event_column(struct read_target *t, const char *name, size_t len);
-/* The column of an event seen so far, or 0 if none has it. */
-size_t read_event_column_of(const struct read_target *t, const char *name);
 
 /* notes.c: each does nothing unless opt.keep_notes. An event of an
  * "events:" line, an event's long name ("event: NAME : LONG"), and a line

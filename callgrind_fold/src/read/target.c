@@ -9,15 +9,16 @@
 #include <string.h>
 
 void read_target_init(struct read_target *t, const struct read_options *opt,
-                      struct strtab *names, const struct section_sink *sink)
+                      struct strtab *names, struct event_table *columns,
+                      const struct section_sink *sink)
 {
     memset(t, 0, sizeof *t);
     t->opt = *opt;
     t->names = names;
+    t->columns = columns;
     t->sink = *sink;
     strtab_init(&t->notes.events);
     strtab_init(&t->notes.comments);
-    strtab_init(&t->event_columns);
     hashmap_init(&t->sections.parts);
     hashmap_init(&t->sections.threads);
     strtab_init(&t->sections.files);
@@ -27,13 +28,11 @@ void read_target_init(struct read_target *t, const struct read_options *opt,
 
 void read_target_free(struct read_target *t)
 {
-    free(t->first_event);
     for (size_t i = 0; i < t->notes.nevent_long; i++)
         free(t->notes.event_long[i]);
     free(t->notes.event_long);
     strtab_free(&t->notes.events);
     strtab_free(&t->notes.comments);
-    strtab_free(&t->event_columns);
     buf_free(&t->cmd);
     struct sections_seen *s = &t->sections;
     hashmap_free(&s->parts);

@@ -40,10 +40,11 @@ struct tree_reader {
     struct event_defs events;
     uint64_t events_line;
     size_t column;              /* the selected event's column */
-    /* all_events: the stacks column of the selected event, and of each
-     * other event by its column here (0: counted only as the selected). */
-    size_t selected_column;
+    /* all_events: the run's column of each event by its column here,
+     * and of the selected event when it is none of them (a sum of
+     * several, counted from `column`). */
     size_t *column_of;
+    size_t selected_column;     /* NO_COLUMN: the selected is an event here */
 
     /* "fn:" ids: id -> name (in `names`), name -> frame id in `into`. */
     struct strtab names;
@@ -220,12 +221,15 @@ static void choose_event(struct tree_reader *T)
         fail(T, "%s", err);
     }
     if (T->t->opt.all_events) {
-        T->selected_column = read_event_column(T->t, name, strlen(name));
+        struct event_table *columns = T->t->columns;
+        size_t selected = event_table_column(columns, name, strlen(name));
+        T->selected_column = selected;
         T->column_of = xcalloc(T->events.ncolumns, sizeof *T->column_of);
         for (size_t i = 0; i < T->events.ncolumns; i++) {
             const char *event = T->events.columns[i];
-            if (strcmp(event, name) != 0)
-                T->column_of[i] = read_event_column(T->t, event, strlen(event));
+            T->column_of[i] = event_table_column(columns, event, strlen(event));
+            if (T->column_of[i] == selected)
+                T->selected_column = NO_COLUMN;
         }
     }
     T->sum = xcalloc(T->events.ncolumns, sizeof *T->sum);
@@ -399,13 +403,14 @@ static void add_node_every_event(struct tree_reader *T, const uint64_t *cols, si
     struct stacks *s = T->into;
     uint32_t id = UINT32_MAX;
     bool ok = true;
-    for (size_t i = 0; i <= n && ok; i++) {
+    bool derived = T->selected_column != NO_COLUMN;
+    for (size_t i = 0; i < n + derived && ok; i++) {
         size_t column = i == n ? T->selected_column : T->column_of[i];
         uint64_t cost = i < n ? cols[i] : T->column < n ? cols[T->column] : 0;
-        if (cost == 0 || column == 0)
+        if (cost == 0)
             continue;
         if (id == UINT32_MAX)
-            id = stacks_add_id(s, T->path, T->depth, 0);
+            id = stacks_intern(s, T->path, T->depth);
         ok = stacks_count_in(s, column, id, cost);
     }
     if (!ok)
@@ -429,7 +434,7 @@ static inline void add_node(struct tree_reader *T, uint64_t depth, uint32_t name
         return;
     }
     uint64_t cost = T->column < n ? cols[T->column] : 0;
-    if (cost && !stacks_add(T->into, 0, T->path, T->depth, cost))
+    if (cost && !stacks_add(T->into, CHOSEN_COLUMN, T->path, T->depth, cost))
         fail(T, "summed counts overflow 64 bits");
 }
 

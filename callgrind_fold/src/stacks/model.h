@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "columns.h"
 #include "util/util.h"
 
 /* ---- stacks.c ---- */
@@ -25,9 +26,10 @@
  * instead of the frame's text), and printed as text only when written. */
 
 /* A stack's cost is a vector, as a pprof sample's values are: a count in
- * each of ncols columns (one per event with -f pprof, html and md; only
- * column 0 otherwise), kept by column so that a writer of one event
- * reads one array. */
+ * each of ncols columns, column c the count of the run's event c
+ * (columns.h: every event with -f pprof, html and md, else the chosen
+ * one's only), kept by column so that a writer of one event reads one
+ * array. */
 struct stacks {
     struct strtab frames; /* frame text -> frame id */
     struct strtab paths;  /* frame id sequence (as bytes) -> stack id */
@@ -75,17 +77,15 @@ void stacks_frame_source(struct stacks *s, uint32_t frame, uint32_t object,
                          uint32_t file, uint32_t line);
 /* The frame's source, or NULL when none was noted. */
 const struct frame_source *stacks_source_of(const struct stacks *s, uint32_t frame);
-/* Adds count to stack `id` (from stacks_add_id) in column `col`;
- * false when a sum would overflow 64 bits. */
-bool stacks_count_in(struct stacks *s, size_t col, uint32_t id, uint64_t count);
-/* Adds column `from`'s counts to column `to`'s; false on overflow. */
-bool stacks_add_column(struct stacks *s, size_t to, size_t from);
-/* stacks_add counts in column `col`; the others below in column 0. Both
- * return false when a sum would overflow 64 bits. */
+/* Two ways to count a stack.  By its frames: stacks_add() (or
+ * stacks_add_hashed() when the caller carried the hash along), or by its
+ * text (stacks_add_text(), stacks_text_frames()), each adding a count in
+ * column `col`.  Or by its id: stacks_intern() (or stacks_intern_mapped())
+ * gives the id of a stack, made with no count, and stacks_count_in()
+ * adds to it in any column, for a caller with counts in several.  The
+ * adds return false when a sum would overflow 64 bits. */
 bool stacks_add(struct stacks *s, size_t col, const uint32_t *frames, size_t nframes,
                 uint64_t count);
-/* Up to `more` new stacks are to come: room for them made at once. */
-void stacks_reserve(struct stacks *s, size_t more);
 /* stacks_add of a stack whose hash the caller carried along as it grew
  * (stacks_path_hash()). */
 bool stacks_add_hashed(struct stacks *s, size_t col, const uint32_t *frames, size_t nframes,
@@ -105,20 +105,13 @@ static inline uint64_t stacks_path_word(const uint64_t *words, const uint32_t *f
 {
     return hash_word(words[k], load64(frames + 2 * k));
 }
-/* stacks_add, returning the stack's id (UINT32_MAX on overflow). */
-uint32_t stacks_add_id(struct stacks *s, const uint32_t *frames, size_t nframes,
-                       uint64_t count);
-/* stacks_add_id of stack `id` of `from`, its frame f becoming frame
- * frame_map[f] of s. */
-uint32_t stacks_add_mapped(struct stacks *s, const struct stacks *from, uint32_t id,
-                           const uint32_t *frame_map, uint64_t count);
-/* A stack as text, frames separated by ';', counted in column `col`. */
+/* A stack as text, frames separated by ';'. */
 bool stacks_add_text(struct stacks *s, size_t col, const char *stack, size_t len,
                      uint64_t count);
 /* stacks_add_text in two steps, for a reader of many lines: the frames of
  * a line are interned (and its stack's slot in the table of stacks
- * fetched from memory) while the line before is added. Counts (in
- * column 0) and ids come out as with stacks_add_text, line after line. */
+ * fetched from memory) while the line before is added with
+ * stacks_add_hashed(t->frames, t->n, t->hash). */
 struct stacks_text {
     uint32_t *frames;
     size_t n, cap;
@@ -126,8 +119,18 @@ struct stacks_text {
 };
 void stacks_text_frames(struct stacks *s, const char *stack, size_t len,
                         struct stacks_text *out);
-bool stacks_add_frames(struct stacks *s, const struct stacks_text *t, uint64_t count);
 void stacks_text_free(struct stacks_text *t);
+/* The id of the stack of these frames, made with no count if new. */
+uint32_t stacks_intern(struct stacks *s, const uint32_t *frames, size_t nframes);
+/* stacks_intern of stack `id` of `from`, its frame f becoming frame
+ * frame_map[f] of s. */
+uint32_t stacks_intern_mapped(struct stacks *s, const struct stacks *from, uint32_t id,
+                              const uint32_t *frame_map);
+bool stacks_count_in(struct stacks *s, size_t col, uint32_t id, uint64_t count);
+/* Adds column `from`'s counts to column `to`'s; false on overflow. */
+bool stacks_add_column(struct stacks *s, size_t to, size_t from);
+/* Up to `more` new stacks are to come: room for them made at once. */
+void stacks_reserve(struct stacks *s, size_t more);
 /* Reading the stacks (writers use these, not the fields; inline, as the
  * flame tree calls them once per stack and depth). Stack ids and frame
  * ids count from 0; a stack id below stacks_count_ids may have count 0
@@ -142,8 +145,7 @@ static inline size_t stacks_count_frames(const struct stacks *s)
     return s->frames.count;
 }
 
-/* The columns: 0 .. stacks_ncols(s) - 1 (column 0 the one folded
- * output, svg and the like write). */
+/* The columns: 0 .. stacks_ncols(s) - 1 (columns.h says whose). */
 static inline size_t stacks_ncols(const struct stacks *s)
 {
     return s->ncols;
@@ -456,8 +458,8 @@ struct addr_call {
 struct section_graph {
     struct profile prof;
     uint64_t number;            /* its "part:" number, else 1, 2, ... */
-    size_t *columns;            /* prof's column -> the stacks column its
-                                   costs count in */
+    size_t *columns;            /* prof's column -> the run's column its
+                                   costs count in (columns.h) */
     size_t columns_cap;
     bool by_address;
     struct addr_self *selfs;    /* one per cost line (neighbours merged) */
@@ -472,7 +474,7 @@ struct section_graph {
 void section_graph_init(struct section_graph *pt);
 void section_graph_free(struct section_graph *pt);
 /* Empties the part for the next one, keeping its memory: one column,
- * counted in stacks column 0, until section_graph_set_columns(). */
+ * the chosen event's (columns.h), until section_graph_set_columns(). */
 void section_graph_reset(struct section_graph *pt);
 /* The part has ncols columns; column c counts in stacks column
  * columns[c]. */

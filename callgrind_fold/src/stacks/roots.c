@@ -103,7 +103,7 @@ static void rebuild(struct stacks *s, const uint8_t *mark, bool benchmark, size_
             }
             frames[k++] = frame_map[f];
         }
-        uint32_t to = stacks_add_id(&out, frames, k, 0);
+        uint32_t to = stacks_intern(&out, frames, k);
         for (size_t c = 0; c < ncols; c++) {
             uint64_t count = stacks_count(s, c, id);
             /* the sums were made once already: they cannot overflow */

@@ -11,7 +11,7 @@ void section_graph_init(struct section_graph *pt)
     memset(pt, 0, sizeof *pt);
     profile_init(&pt->prof);
     hashmap_init(&pt->call_index);
-    section_graph_set_columns(pt, (const size_t[]){0}, 1);
+    section_graph_set_columns(pt, (const size_t[]){CHOSEN_COLUMN}, 1);
 }
 
 void section_graph_free(struct section_graph *pt)
@@ -36,7 +36,7 @@ void section_graph_reset(struct section_graph *pt)
     }
     pt->nselfs = pt->ncalls = 0;
     hashmap_clear(&pt->call_index);
-    section_graph_set_columns(pt, (const size_t[]){0}, 1);
+    section_graph_set_columns(pt, (const size_t[]){CHOSEN_COLUMN}, 1);
 }
 
 void section_graph_set_columns(struct section_graph *pt, const size_t *columns, size_t ncols)

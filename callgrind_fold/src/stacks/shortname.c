@@ -675,7 +675,7 @@ static uint32_t *shorten_stacks(struct stacks *s, struct shortnames *sn,
             if (count == 0)
                 continue;
             if (to == UINT32_MAX)
-                to = stacks_add_mapped(&out, s, (uint32_t)id, frame, 0);
+                to = stacks_intern_mapped(&out, s, (uint32_t)id, frame);
             (void)stacks_count_in(&out, c, to, count);
         }
     }

@@ -147,11 +147,9 @@ uint32_t stacks_frame(struct stacks *s, const char *text, size_t len)
     return strtab_intern(&s->frames, text, len);
 }
 
-uint32_t stacks_add_id(struct stacks *s, const uint32_t *frames, size_t nframes,
-                       uint64_t count)
+uint32_t stacks_intern(struct stacks *s, const uint32_t *frames, size_t nframes)
 {
-    uint32_t id = strtab_intern(&s->paths, (const char *)frames, nframes * sizeof *frames);
-    return count_in(s, 0, id, count) ? id : UINT32_MAX;
+    return strtab_intern(&s->paths, (const char *)frames, nframes * sizeof *frames);
 }
 
 bool stacks_add(struct stacks *s, size_t col, const uint32_t *frames, size_t nframes,
@@ -198,11 +196,6 @@ void stacks_text_frames(struct stacks *s, const char *stack, size_t len,
     strtab_prefetch(&s->paths, out->hash);
 }
 
-bool stacks_add_frames(struct stacks *s, const struct stacks_text *t, uint64_t count)
-{
-    return stacks_add_hashed(s, 0, t->frames, t->n, t->hash, count);
-}
-
 void stacks_text_free(struct stacks_text *t)
 {
     free(t->frames);
@@ -219,15 +212,15 @@ bool stacks_add_text(struct stacks *s, size_t col, const char *stack, size_t len
     return stacks_add_hashed(s, col, t.frames, t.n, t.hash, count);
 }
 
-uint32_t stacks_add_mapped(struct stacks *s, const struct stacks *from, uint32_t id,
-                           const uint32_t *frame_map, uint64_t count)
+uint32_t stacks_intern_mapped(struct stacks *s, const struct stacks *from, uint32_t id,
+                              const uint32_t *frame_map)
 {
     size_t n;
     const uint32_t *f = stacks_path(from, id, &n);
     GROW(s->scratch, s->scratch_cap, n);
     for (size_t k = 0; k < n; k++)
         s->scratch[k] = frame_map[f[k]];
-    return stacks_add_id(s, s->scratch, n, count);
+    return stacks_intern(s, s->scratch, n);
 }
 
 bool stacks_merge(struct stacks *s, struct stacks *from, const char *root, size_t root_len)
@@ -270,7 +263,7 @@ bool stacks_merge(struct stacks *s, struct stacks *from, const char *root, size_
                     }
                     frames[k++] = map[f];
                 }
-                to = stacks_add_id(s, frames, k, 0);
+                to = stacks_intern(s, frames, k);
             }
             ok = stacks_count_in(s, c, to, count);
         }

@@ -17,13 +17,13 @@ uint64_t *diff_align(struct stacks *s, const struct stacks *b)
         frame[f] = stacks_frame_from(s, b, (uint32_t)f);
     uint32_t *map = xmalloc((nids ? nids : 1) * sizeof *map);
     for (size_t id = 0; id < nids; id++) /* a count of 0 makes the stack known */
-        map[id] = stacks_count(b, 0, (uint32_t)id) == 0
+        map[id] = stacks_count(b, CHOSEN_COLUMN, (uint32_t)id) == 0
                       ? UINT32_MAX
-                      : stacks_add_mapped(s, b, (uint32_t)id, frame, 0);
+                      : stacks_intern_mapped(s, b, (uint32_t)id, frame);
     uint64_t *base_count = xcalloc(stacks_count_ids(s), sizeof *base_count);
     for (size_t id = 0; id < nids; id++)
         if (map[id] != UINT32_MAX)
-            base_count[map[id]] = stacks_count(b, 0, (uint32_t)id);
+            base_count[map[id]] = stacks_count(b, CHOSEN_COLUMN, (uint32_t)id);
     free(map);
     free(frame);
     return base_count;
@@ -46,7 +46,7 @@ int diff_write_folded(const struct stacks *s, const uint64_t *base_count, FILE *
             to_put(&o, text, len);
         }
         to_printf(&o, " %" PRIu64 " %" PRIu64 "\n", base_count[order[i]],
-                  stacks_count(s, 0, order[i]));
+                  stacks_count(s, CHOSEN_COLUMN, order[i]));
     }
     free(order);
     return to_finish(&o);

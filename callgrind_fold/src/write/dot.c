@@ -29,7 +29,7 @@ static void costs_from_stacks(const struct stacks *s, struct node_costs *nc,
     uint32_t *arc_seen = NULL;
     size_t arc_seen_cap = 0;
     for (size_t id = 0; id < stacks_count_ids(s); id++) {
-        uint64_t c = stacks_count(s, 0, (uint32_t)id);
+        uint64_t c = stacks_count(s, CHOSEN_COLUMN, (uint32_t)id);
         if (c == 0)
             continue;
         uint32_t stamp = (uint32_t)id + 1;
@@ -92,7 +92,7 @@ int dot_write(const struct render_job *job, FILE *out)
 {
     const struct render_options *ro = job->ro;
     const struct stacks *s = job->stacks;
-    uint64_t total = stacks_col_total(s, 0);
+    uint64_t total = stacks_col_total(s, CHOSEN_COLUMN);
     const char *unit = render_countname(job);
 
     /* Arcs with call counts when every input was a callgrind profile;

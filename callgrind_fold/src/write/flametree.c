@@ -130,7 +130,7 @@ static void grow(struct growth *gr, const struct stacks *s, const uint64_t *base
     uint32_t root = 0;
     *max_len = 0;
     for (size_t id = 0; id < nids; id++) {
-        uint64_t c = stacks_count(s, 0, (uint32_t)id), b = base_count ? base_count[id] : 0;
+        uint64_t c = stacks_count(s, CHOSEN_COLUMN, (uint32_t)id), b = base_count ? base_count[id] : 0;
         if (!c && !b) /* left out, as flametree.h says */
             continue;
         gr->g[root].value += c;
@@ -163,7 +163,7 @@ static void grow(struct growth *gr, const struct stacks *s, const uint64_t *base
                 last_frame = frame;
                 last_kid = kid_of(gr, l->at, frame);
             }
-            sum += stacks_count(s, 0, l->id);
+            sum += stacks_count(s, CHOSEN_COLUMN, l->id);
             if (base_count)
                 base_sum += base_count[l->id];
             l->at = last_kid;

@@ -15,7 +15,7 @@ int stacks_write(const struct stacks *s, FILE *out)
     uint32_t *shared;
     uint32_t *order = stacks_sorted_shared(s, NULL, &n, &shared);
     size_t ncounts; /* every stack written has a count */
-    const uint64_t *count = stacks_col_counts(s, 0, &ncounts);
+    const uint64_t *count = stacks_col_counts(s, CHOSEN_COLUMN, &ncounts);
     int rc = 0;
     struct buf line = {0}, block = {0};
     size_t *frame_end = NULL; /* in `line`, where frame j of the last stack ends */

@@ -74,9 +74,9 @@ struct writer_needs {
 const struct writer_needs *render_needs(enum render_format f);
 
 /* One event of a run or part: the column of its stacks holding its
- * counts (read with stacks_count), and their sum. A view: the counts
- * stay in the stacks. -f pprof writes one sample value per event. */
-#define NO_COLUMN SIZE_MAX /* no counts (stacks_count gives 0) */
+ * counts (the run's event table, stacks/columns.h; read with
+ * stacks_count), and their sum. A view: the counts stay in the stacks.
+ * -f pprof writes one sample value per event. */
 struct event_column {
     const char *event;
     const char *long_name;       /* NULL if none */

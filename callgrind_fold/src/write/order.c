@@ -56,7 +56,7 @@ static size_t key_tail(const struct key *k, char tail[24])
     }
     char digits[U64_DIGITS];
     const char *start = u64_digits(digits + sizeof digits,
-                                   stacks_count(key_stacks, 0, key_trie->stack[k->node]), 1);
+                                   stacks_count(key_stacks, CHOSEN_COLUMN, key_trie->stack[k->node]), 1);
     size_t n = (size_t)(digits + sizeof digits - start);
     tail[0] = ' ';
     memcpy(tail + 1, start, n);
@@ -130,7 +130,7 @@ static void build_trie(struct trie *t, const struct stacks *s, const uint64_t *a
     uint32_t *leaf = xmalloc((nids ? nids : 1) * sizeof *leaf);
     struct stack_trie_cursor c = {0};
     size_t ncounts;
-    const uint64_t *count = stacks_col_counts(s, 0, &ncounts);
+    const uint64_t *count = stacks_col_counts(s, CHOSEN_COLUMN, &ncounts);
     for (size_t id = 0; id < nids; id++) {
         if ((id >= ncounts || count[id] == 0) && !(also && also[id] != 0))
             continue;

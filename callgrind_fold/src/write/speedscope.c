@@ -60,7 +60,7 @@ int speedscope_write(const struct render_job *job, FILE *out)
     to_puts(&o, " (");
     to_json(&o, unit, strlen(unit));
     to_printf(&o, ")\",\"unit\":\"none\",\"startValue\":0,\"endValue\":%" PRIu64 ",\n"
-              "\"samples\":[", stacks_col_total(s, 0));
+              "\"samples\":[", stacks_col_total(s, CHOSEN_COLUMN));
     for (size_t i = 0; i < n; i++) {
         size_t nf;
         const uint32_t *f = stacks_path(s, order[i], &nf);
@@ -71,7 +71,7 @@ int speedscope_write(const struct render_job *job, FILE *out)
     }
     to_puts(&o, "],\n\"weights\":[");
     for (size_t i = 0; i < n; i++)
-        to_printf(&o, i ? ",%" PRIu64 : "%" PRIu64, stacks_count(s, 0, order[i]));
+        to_printf(&o, i ? ",%" PRIu64 : "%" PRIu64, stacks_count(s, CHOSEN_COLUMN, order[i]));
     to_puts(&o, "]}]}\n");
 
     free(index);

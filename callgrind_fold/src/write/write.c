@@ -19,7 +19,7 @@ static int write_svg(const struct render_job *job, const uint64_t *base_count, F
 {
     struct flame_tree tree;
     flame_build(&tree, job->stacks, base_count,
-                flamesvg_scale(job->ro, stacks_col_total(job->stacks, 0)), job->ro->minwidth);
+                flamesvg_scale(job->ro, stacks_col_total(job->stacks, CHOSEN_COLUMN)), job->ro->minwidth);
     struct flamesvg_input in = {
         .ro = job->ro,
         .tree = &tree,

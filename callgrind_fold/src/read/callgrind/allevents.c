@@ -29,11 +29,11 @@ void add_other_events(struct parser *P, const char *selected)
         a->stacks_columns =
             xrealloc(a->stacks_columns, a->other_columns_cap * sizeof *a->stacks_columns);
     }
-    a->stacks_columns[0] = read_event_column(t, selected, strlen(selected));
+    a->stacks_columns[0] = event_table_column(t->columns, selected, strlen(selected));
     a->nothers = 0;
     for (size_t i = 0; i < ncolumns; i++) {
         const char *event = P->header.events.columns[i];
-        size_t column = read_event_column(t, event, strlen(event));
+        size_t column = event_table_column(t->columns, event, strlen(event));
         bool seen = false;
         for (size_t k = 0; k <= a->nothers && !seen; k++)
             seen = a->stacks_columns[k] == column;
