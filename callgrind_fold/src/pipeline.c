@@ -401,7 +401,10 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
      * so the root of their paths is known; the base's frames and every
      * kept part's share it, so that they still align. The call arcs'
      * frames are renamed with the stacks', and the columns of every event
-     * taken after. */
+     * taken after. Renamed before the sections are put together: the
+     * thread frames put on them then are names, not functions, and
+     * would not survive the renaming ("worker (thread 12)" read as a
+     * function's parameters). */
     if (status == 0 && opt->style.short_names)
         shorten_frames(&run, base);
     /* a part's sections (its threads) put together, their threads named
