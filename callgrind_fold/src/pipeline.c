@@ -369,11 +369,12 @@ static int read_base(struct run *base, const struct run *run)
     return router_inputs_read(&base->route);
 }
 
-/* The report's view of a run's parts, named `title` unless --title. */
-static void report_view(struct report_view *v, const struct run *run, const char *title)
+/* The report's view of a run's parts, read from `ninputs` files. */
+static void report_view(struct report_view *v, const struct run *run,
+                        const char *const *inputs, size_t ninputs)
 {
-    const char *t = run->opt.render.title ? run->opt.render.title : title;
-    report_view_init(v, &run->route, t, run->view_names, run->nviews, run->default_view);
+    struct report_origin origin = {run->opt.render.title, inputs[0], ninputs};
+    report_view_init(v, &run->route, &origin, run->view_names, run->nviews, run->default_view);
 }
 
 int pipeline_run(const struct run_options *opt, const char *const *inputs, size_t ninputs)
@@ -418,9 +419,9 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
     struct report_view view = {0}, base_view = {0};
     struct report_diff diff = {0};
     if (status == 0 && report) {
-        report_view(&view, &run, inputs[0]);
+        report_view(&view, &run, inputs, ninputs);
         if (base) {
-            report_view(&base_view, base, opt->diff_base);
+            report_view(&base_view, base, &opt->diff_base, 1);
             diff.old = &base_view.report;
             diff.new = &view.report;
             diff.pairs = pair_parts(diff.old, diff.new, &diff.npairs);

@@ -595,7 +595,8 @@ struct thread_frame *router_thread_frames(const struct router *r, size_t *n)
 
 /* ---- reports: the writers' view, --diff OLD NEW's pairs ------------------ */
 
-void report_view_init(struct report_view *v, const struct router *r, const char *title,
+void report_view_init(struct report_view *v, const struct router *r,
+                      const struct report_origin *origin,
                       const char *const *events, size_t nevents, size_t default_event)
 {
     v->parts = xcalloc(r->nparts ? r->nparts : 1, sizeof *v->parts);
@@ -608,7 +609,9 @@ void report_view_init(struct report_view *v, const struct router *r, const char 
                                            .columns = kp->columns};
     }
     v->report = (struct report){
-        .title = title,
+        .title = origin->title,
+        .input = origin->input,
+        .ninputs = origin->ninputs,
         .events = events,
         .nevents = nevents,
         .default_event = default_event,

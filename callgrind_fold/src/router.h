@@ -142,9 +142,16 @@ struct report_view {
     struct report report;
     struct report_part *parts;
 };
+/* What a report's heading is made of besides the profile (report.h). */
+struct report_origin {
+    const char *title;          /* --title, or NULL */
+    const char *input;          /* the first input's name as given */
+    size_t ninputs;
+};
 /* Views of r's parts (names, stacks, columns) for the report, with the
- * run's events and title. Free v->parts. */
-void report_view_init(struct report_view *v, const struct router *r, const char *title,
+ * run's events, title and inputs. Free v->parts. */
+void report_view_init(struct report_view *v, const struct router *r,
+                      const struct report_origin *origin,
                       const char *const *events, size_t nevents, size_t default_event);
 /* --diff OLD NEW: the parts of both paired by benchmark name, sorted:
  * those of both runs by the size of the --event's change in percent

@@ -310,6 +310,104 @@ def test_cli(binary, tag, check):
     check(tag + "html/cli-diff", ok, p.stderr.decode())
 
 
+class Header(html.parser.HTMLParser):
+    """The text of the page's <title>, <h1> and small print (p.cf-input)."""
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.text, self.cur = {}, None
+
+    def handle_starttag(self, tag, attrs):
+        cls = dict(attrs).get("class")
+        self.cur = tag if tag in ("title", "h1") else cls if cls in ("cf-input", "subtitle") else None
+        if self.cur:
+            self.text.setdefault(self.cur, [])
+            self.text[self.cur].append("")
+
+    def handle_data(self, data):
+        if self.cur:
+            self.text[self.cur][-1] += data
+
+    def handle_endtag(self, tag):
+        self.cur = None
+
+
+def page_header(binary, args, name):
+    """-f html of args: (page bytes, {"title"|"h1"|"cf-input"|"subtitle": [texts]},
+    meta), or None with the error."""
+    out = os.path.join(WORK, name)
+    p = run([binary, "-f", "html", "-o", out] + args)
+    if p.returncode != 0:
+        return None, p.stderr.decode(errors="replace")
+    data = open(out, "rb").read()
+    h = Header()
+    h.feed(data.decode("utf-8"))
+    h.close()
+    return (data, h.text, decode_page(data)[0]), ""
+
+
+def test_heading(binary, tag, check):
+    """The page is headed by what was run (the cmd: line's program, or the
+    script its interpreter ran), --title when given; the input's name is
+    in small print below."""
+    bench = os.path.join(HERE, "cases", "bench_parts.cg")
+    small = os.path.join(HERE, "pprof", "small.cg")
+    new = os.path.join(HERE, "report", "new.cg")
+
+    def one(heading, args, page):
+        got, err = page_header(binary, args, page)
+        if got is None:
+            return False, err
+        _, t, meta = got
+        return (t.get("h1") == [heading] and t.get("title") == [heading] and
+                meta["title"] == heading), t
+
+    ok1, d1 = one("benches/bench.mjs", [bench], "heading-node.html")
+    ok2, d2 = one("small --fast", [small], "heading-program.html")
+    got, err = page_header(binary, [bench], "heading-node.html")
+    ok3 = got is not None and got[1].get("cf-input") == ["Input: " + bench]
+    check(tag + "html/heading-from-cmd", ok1 and ok2 and ok3, "%s | %s | %s" % (d1, d2, err))
+
+    ok, d = one("My <run> & co", ["--title=My <run> & co", bench], "heading-title.html")
+    got, err = page_header(binary, ["--title=My <run> & co", bench], "heading-title.html")
+    ok &= got is not None and got[1].get("cf-input") == ["Input: " + bench] and \
+        b"My &lt;run&gt; &amp; co</h1>" in got[0]
+    check(tag + "html/heading-title-wins", ok, "%s %s" % (d, err))
+
+    # both inputs' names in small print; the heading once when both ran
+    # the same script, "OLD → NEW" when not
+    got, err = page_header(binary, ["--diff", bench, new], "heading-diff.html")
+    ok = got is not None and got[1].get("h1") == ["benches/bench.mjs"] and \
+        got[1].get("cf-input") == ["Inputs: %s \u2192 %s" % (bench, new)]
+    got2, err2 = page_header(binary, ["--diff", bench, small], "heading-diff2.html")
+    ok &= got2 is not None and got2[1].get("h1") == ["benches/bench.mjs \u2192 small --fast"]
+    check(tag + "html/heading-diff-inputs-small-print", ok,
+          "%s %s %s %s" % (got and got[1], err, got2 and got2[1], err2))
+
+    # a hostile cmd: markup, invalid UTF-8, quotes, 100,000 characters;
+    # and an input whose name is markup
+    cmd = b"<script>alert(1)&lt;<!-- \xff\xfe & \"q\" '" + b"A" * 100000 + b" tail"
+    text = open(small, "rb").read().replace(b"cmd: ./small --fast", b"cmd: " + cmd)
+    hostile = os.path.join(WORK, "<i>in&.cg")
+    with open(hostile, "wb") as f:
+        f.write(text)
+    got, err = page_header(binary, [hostile], "heading-hostile.html")
+    ok, detail = got is not None, err
+    if ok:
+        data, t, _ = got
+        page = data.decode("utf-8")
+        h1 = t.get("h1", [""])[0]
+        nscripts = len(decode_page(data)[1])
+        ok = ("<script>alert" not in page and "<i>in&" not in page and
+              page.count("<script") == nscripts and
+              h1.startswith("<script>alert(1)&lt;<!-- \ufffd\ufffd & \"q\" 'AAA") and
+              len(h1) <= 80 and h1.endswith("\u2026") and
+              t.get("title") == [h1] and t.get("cf-input") == ["Input: " + hostile] and
+              any(s.startswith("Command: <script>alert") and len(s) < 3000
+                  for s in t.get("subtitle", [])))
+        detail = "h1 %r, small print %r, %d bytes" % (h1, t.get("cf-input"), len(data))
+    check(tag + "html/heading-hostile-cmd-escaped", ok, detail)
+
+
 def thread_pages(binary):
     """-f html of tests/threads/pool.tree, and --diff of its two runs:
     (page, meta, trees) each, or None."""
@@ -512,7 +610,8 @@ def test_browser(binary, demo, cc1_page, check, report):
 def run_all(binary, demo, tag, report, check, browser=False):
     os.makedirs(WORK, exist_ok=True)
     tests = [("cli", lambda: test_cli(binary, tag, check)),
-             ("threads", lambda: test_threads(binary, tag, check))]
+             ("threads", lambda: test_threads(binary, tag, check)),
+             ("heading", lambda: test_heading(binary, tag, check))]
     if demo:
         tests += [("report", lambda: test_report_data(demo, tag, check)),
                   ("prune", lambda: test_pruning(demo, tag, check)),

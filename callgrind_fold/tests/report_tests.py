@@ -39,6 +39,16 @@ def test_diff_md(binary, tag, check):
           rc == 0 and len(rows) == 2 * 3 and all(l.endswith(" 0.0% |") for l in rows),
           out)
 
+    # no --title: headed by what the runs ran, once when it is the same
+    # (both cmd: lines run benches/bench.mjs), "OLD → NEW" when not
+    rc, out, err = fold(binary, ["--diff", old, new, "-f", "md"])
+    check(tag + "report/diff-md-heading-what-ran",
+          rc == 0 and out.startswith("## benches/bench.mjs\n\n"), out[:200])
+    small = os.path.join(HERE, "pprof", "small.cg")
+    rc, out, err = fold(binary, ["--diff", old, small, "-f", "md"])
+    check(tag + "report/diff-md-heading-old-to-new",
+          rc == 0 and out.startswith("## benches/bench.mjs \u2192 small --fast\n\n"), out[:200])
+
 
 def picture(binary, args):
     rc, out, err = fold(binary, ["-f", "svg"] + args)

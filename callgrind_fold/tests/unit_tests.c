@@ -14,6 +14,7 @@
 #include "util/util.h"
 
 #include <fcntl.h>
+#include "write/report.h"
 #include "write/textout.h"
 
 #include <math.h>
@@ -789,6 +790,67 @@ static void test_harness_descs(void)
            "empty request");
     report("harness-no-trigger", describes("Thread name: w\n", NULL, NULL, NULL),
            "a trigger without one");
+}
+
+/* What a "cmd:" line ran, as the report's heading says it: real command
+ * lines of CodSpeed's harnesses and of plain programs. */
+static void test_report_ran(void)
+{
+    static const char *const cases[][2] = {
+        {"/usr/bin/node benches/bench.mjs", "benches/bench.mjs"},
+        {"/usr/local/bin/node --interpreted-frames-native-stack --allow-natives-syntax "
+         "--hash-seed=1 --max-old-space-size=4096 benches/bench.mjs", "benches/bench.mjs"},
+        {"node -r ./setup.js --import ./hook.mjs ./bench/fib.mjs 10", "bench/fib.mjs"},
+        {"/usr/bin/python3.11 -m pytest --codspeed bench_x.py", "bench_x.py"},
+        {"python -m pytest -k fib tests/bench_x.py::test_fib", "tests/bench_x.py::test_fib"},
+        {"/venv/bin/python3 /venv/bin/pytest --codspeed /home/u/p/bench_x.py", "bench_x.py"},
+        {"/usr/bin/python3 -m pytest --codspeed", "python3 -m pytest --codspeed"},
+        {"python3 -c import x", "python3 -c import x"},
+        {"  ./pool", "pool"},
+        {"./prog --threads=2", "prog --threads=2"},
+        {"/opt/bin/prog   --fast  in.txt", "prog --fast in.txt"},
+        {"/usr/bin/nodemon x.js", "nodemon x.js"}, /* not node itself */
+        {"", ""},
+    };
+    struct buf out = {0};
+    bool ok = true;
+    char detail[256] = "";
+    for (size_t i = 0; i < sizeof cases / sizeof *cases && ok; i++) {
+        report_ran(&out, cases[i][0]);
+        ok = strcmp(buf_cstr(&out), cases[i][1]) == 0;
+        if (!ok)
+            snprintf(detail, sizeof detail, "%s -> \"%s\", want \"%s\"", cases[i][0],
+                     buf_cstr(&out), cases[i][1]);
+    }
+    report("report-ran-from-cmd", ok, detail);
+    /* a long command: cut at a word's end, within the limit, marked */
+    struct buf cmd = {0};
+    buf_append(&cmd, "/bin/cc1", 8);
+    for (int i = 0; i < 100; i++)
+        buf_append(&cmd, " -fsome-flag", 12);
+    report_ran(&out, buf_cstr(&cmd));
+    const char *h = buf_cstr(&out);
+    size_t chars = utf8_chars(h, out.len);
+    report("report-ran-long-cut-at-word",
+           chars <= REPORT_HEADING_MAX_CHARS && chars > REPORT_HEADING_MAX_CHARS / 2 &&
+               strncmp(h, "cc1 -fsome-flag", 15) == 0 &&
+               out.len > 9 && strcmp(h + out.len - 9, "-flag \xE2\x80\xA6") == 0,
+           h);
+    /* one word longer than the limit, "é" and an invalid byte by turns
+     * (two characters in three bytes): cut between characters, never
+     * inside one: 79 characters (39 pairs and an "é") and the ellipsis */
+    cmd.len = 0;
+    for (int i = 0; i < 60; i++)
+        buf_append(&cmd, "\xC3\xA9\xFF", 3);
+    report_ran(&out, buf_cstr(&cmd));
+    h = buf_cstr(&out);
+    report("report-ran-long-word-cut-between-characters",
+           utf8_chars(h, out.len) == REPORT_HEADING_MAX_CHARS && out.len == 39 * 3 + 2 + 3 &&
+               memcmp(h, buf_cstr(&cmd), out.len - 3) == 0 &&
+               strcmp(h + out.len - 3, "\xE2\x80\xA6") == 0,
+           "cut inside a character");
+    buf_free(&cmd);
+    buf_free(&out);
 }
 
 /* Deep random stacks of frames with long shared starts, some a prefix of
@@ -1948,6 +2010,7 @@ int main(int argc, char **argv)
     test_events();
     test_event_table();
     test_harness_descs();
+    test_report_ran();
     test_stacks_sorted();
     test_stacks_sorted_deep();
     test_roots();

@@ -144,6 +144,10 @@ static void free_facts(struct tree_facts *f, size_t n)
     free(f);
 }
 
+/* The command can be as long as the kernel allows: the page shows this
+ * much of it (the heading says what ran in short). */
+#define COMMAND_MAX_CHARS 2000
+
 /* A line of the header: "Command: ..." and the like, when known. */
 static void put_fact(struct textout *o, const char *what, const char *text)
 {
@@ -151,12 +155,37 @@ static void put_fact(struct textout *o, const char *what, const char *text)
         return;
     to_puts(o, "<p class=\"subtitle\">");
     to_xml(o, what, strlen(what), 0);
-    to_xml(o, text, strlen(text), 0);
+    to_xml(o, text, strlen(text), COMMAND_MAX_CHARS);
     to_puts(o, "</p>");
 }
 
+/* A run's input in small print: its name as given ("and N more" when
+ * several files were read, e.g. one per thread). */
+static void put_input_name(struct textout *o, const struct report *r)
+{
+    to_xml(o, r->input, strlen(r->input), 0);
+    if (r->ninputs > 1)
+        to_printf(o, " and %zu more", r->ninputs - 1);
+}
+
+/* Under the heading, which names what ran, the files it was read from. */
+static void put_inputs(struct textout *o, const struct report *old, const struct report *r)
+{
+    if (!r->input || (old && !old->input))
+        return;
+    to_puts(o, old ? "<p class=\"cf-input\">Inputs: " : "<p class=\"cf-input\">Input: ");
+    if (old) {
+        put_input_name(o, old);
+        to_puts(o, " \u2192 ");
+    }
+    put_input_name(o, r);
+    to_puts(o, "</p>");
+}
+
+/* The page up to its data: the heading (report_heading), the inputs
+ * (old's too for --diff), the subtitle and what ran. */
 static void put_head(struct textout *o, const struct render_options *ro, const char *title,
-                     const struct report *r)
+                     const struct report *old, const struct report *r)
 {
     to_puts(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -168,6 +197,7 @@ static void put_head(struct textout *o, const struct render_options *ro, const c
     to_puts(o, "</style>\n</head>\n<body>\n<header><h1>");
     to_xml(o, title, strlen(title), 0);
     to_puts(o, "</h1>");
+    put_inputs(o, old, r);
     if (ro->subtitle) {
         to_puts(o, "<p class=\"subtitle\">");
         to_xml(o, ro->subtitle, strlen(ro->subtitle), 0);
@@ -268,10 +298,12 @@ static void put_threads(struct textout *o, const struct report_part *p)
 
 int html_write_report(FILE *out, const struct render_options *ro, const struct report *r)
 {
-    const char *title = ro->title ? ro->title : r->title ? r->title : "callgrind_fold report";
+    struct buf heading = {0};
+    report_heading(&heading, ro->title ? ro->title : r->title, r);
+    const char *title = buf_cstr(&heading);
     struct textout o;
     to_init(&o, out);
-    put_head(&o, ro, title, r);
+    put_head(&o, ro, title, NULL, r);
     struct report_names names;
     report_names_init(&names);
     struct tree_facts *facts = xcalloc(r->nparts + 1, sizeof *facts);
@@ -297,6 +329,7 @@ int html_write_report(FILE *out, const struct render_options *ro, const struct r
     put_page_end(&o);
     free_facts(facts, r->nparts);
     report_names_free(&names);
+    buf_free(&heading);
     return to_finish(&o);
 }
 
@@ -342,18 +375,13 @@ static void put_side(struct textout *o, const char *key, const struct report_par
 int html_write_diff(FILE *out, const struct render_options *ro, const struct report_diff *d)
 {
     const struct report *r = d->new;
-    /* by default "OLD → NEW", the inputs' names */
-    struct buf default_title = {0};
-    const char *old_title = d->old->title ? d->old->title : "old";
-    const char *new_title = r->title ? r->title : "new";
-    buf_append(&default_title, old_title, strlen(old_title));
-    buf_append(&default_title, " \u2192 ", strlen(" \u2192 "));
-    buf_append(&default_title, new_title, strlen(new_title));
-    const char *title = ro->title ? ro->title : buf_cstr(&default_title);
+    struct buf heading = {0};
+    report_diff_heading(&heading, ro->title ? ro->title : r->title, d);
+    const char *title = buf_cstr(&heading);
     size_t ne = r->nevents;
     struct textout o;
     to_init(&o, out);
-    put_head(&o, ro, title, r);
+    put_head(&o, ro, title, d->old, r);
     struct report_names names;
     report_names_init(&names);
     struct tree_facts *facts = xcalloc(d->npairs + 1, sizeof *facts);
@@ -395,6 +423,6 @@ int html_write_diff(FILE *out, const struct render_options *ro, const struct rep
     free(old_cols);
     free_facts(facts, d->npairs);
     report_names_free(&names);
-    buf_free(&default_title);
+    buf_free(&heading);
     return to_finish(&o);
 }

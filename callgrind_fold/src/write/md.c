@@ -76,6 +76,17 @@ static size_t event_at(const struct report *r, size_t k)
     return k <= r->default_event ? k - 1 : k;
 }
 
+/* "## HEADING" (report_heading), one line whatever the title holds: a
+ * newline would end the heading and start a paragraph of its own.
+ * The heading is freed. */
+static void put_heading(struct textout *o, struct buf *heading)
+{
+    to_puts(o, "## ");
+    put_cell(o, buf_cstr(heading));
+    to_puts(o, "\n\n");
+    buf_free(heading);
+}
+
 static void put_header_notes(struct textout *o, const struct report *r)
 {
     if (r->cmd && *r->cmd) {
@@ -93,11 +104,11 @@ static void put_header_notes(struct textout *o, const struct report *r)
 
 int md_write_report(FILE *out, const struct render_options *ro, const struct report *r)
 {
+    struct buf heading = {0};
+    report_heading(&heading, ro->title ? ro->title : r->title, r);
     struct textout o;
     to_init(&o, out);
-    to_puts(&o, "## ");
-    put_cell(&o, ro->title ? ro->title : r->title ? r->title : "callgrind_fold");
-    to_puts(&o, "\n\n");
+    put_heading(&o, &heading);
     put_header_notes(&o, r);
     to_puts(&o, "| Benchmark |");
     for (size_t k = 0; k < r->nevents; k++) {
@@ -133,15 +144,9 @@ int md_write_diff(FILE *out, const struct render_options *ro, const struct repor
     size_t old_event = report_event_index(old, event), new_event = new->default_event;
     struct textout o;
     to_init(&o, out);
-    to_puts(&o, "## ");
-    if (ro->title) {
-        put_cell(&o, ro->title);
-    } else {
-        put_cell(&o, old->title ? old->title : "old");
-        to_puts(&o, " \xE2\x86\x92 "); /* → */
-        put_cell(&o, new->title ? new->title : "new");
-    }
-    to_puts(&o, "\n\n");
+    struct buf heading = {0};
+    report_diff_heading(&heading, ro->title ? ro->title : new->title, d);
+    put_heading(&o, &heading);
     put_header_notes(&o, new);
     to_puts(&o, "| Benchmark | ");
     put_cell(&o, event);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "job.h"
+#include "util/util.h"
 
 /* One part: one benchmark (a "desc: Trigger: Client Request: NAME" part)
  * or a whole-program part. */
@@ -36,7 +37,9 @@ struct report_part {
  * a name that two parts of a run share is numbered from its second on:
  * "NAME (2)", "NAME (3)", ... */
 struct report {
-    const char *title;          /* NULL: from the first input's name */
+    const char *title;          /* --title, or NULL: headed by what was run */
+    const char *input;          /* the first input's name as given, or NULL */
+    size_t ninputs;             /* the inputs read into this run */
     const char *const *events;  /* event names, column order */
     size_t nevents;
     size_t default_event;       /* the --event's column */
@@ -76,6 +79,20 @@ static inline size_t report_event_index(const struct report *r, const char *name
             return e;
     return SIZE_MAX;
 }
+
+/* A report's heading (heading.c), one line: `title` when given (--title
+ * wins), else what the profile's "cmd:" line ran (report_ran), else the
+ * input's base name. */
+void report_heading(struct buf *out, const char *title, const struct report *r);
+/* --diff OLD NEW's: `title`, else both runs' headings, once when they
+ * are the same and "OLD → NEW" when not. */
+void report_diff_heading(struct buf *out, const char *title, const struct report_diff *d);
+/* What a "cmd:" line ran, at most REPORT_HEADING_MAX_CHARS characters:
+ * the script an interpreter or test runner ran ("benches/bench.mjs" of
+ * "/usr/bin/node --flag benches/bench.mjs"), else the program's base name
+ * and its arguments ("pool --threads=2"). Empty without a command. */
+#define REPORT_HEADING_MAX_CHARS 80
+void report_ran(struct buf *out, const char *cmd);
 
 /* Each returns 0, -1 on a write error (errno set), or -2 after printing
  * its own message. */
