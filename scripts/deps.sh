@@ -35,6 +35,8 @@ clang clang
 gdb gdb
 go golang-go
 llvm-mca-19 llvm-19
+llvm-config-19 llvm-19-dev
+g++ g++
 setarch util-linux
 "
 deb_deps="

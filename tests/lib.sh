@@ -119,7 +119,8 @@ unexpanded() { # BINARY ERRFILE
 # 0.1% of executed instructions without costs, and Ct and Cl totals in the
 # profile with 0 < Ct (throughput) < Cl (latency).
 cycle_coverage_checks() { # LABEL LOGFILE PROFILE
-    sed -n 's/^==[0-9]*== \(Cycle estimation.*\)/\1/p; s/^==[0-9]*== \( \{3,\}[0-9,]*  .*\)/\1/p' "$2"
+    sed -n 's/^==[0-9]*== \(Cycle estimation.*\)/\1/p; s/^==[0-9]*== \(Block model.*\)/\1/p
+            s/^==[0-9]*== \( \{3,\}[0-9,]*  .*\)/\1/p' "$2"
     _line=$(grep -m1 'Cycle estimation (' "$2")
     _fell=$(echo "$_line" | sed -n 's/.*): \([0-9]*\) of [0-9]* executed.*/\1/p')
     _all=$(echo "$_line" | sed -n 's/.*): [0-9]* of \([0-9]*\) executed.*/\1/p')
@@ -132,4 +133,18 @@ cycle_coverage_checks() { # LABEL LOGFILE PROFILE
         awk '/^events:/ { for (i = 2; i <= NF; i++) ev[$i] = i }
              /^totals:/ { ct = $ev["Ct"]; cl = $ev["Cl"] }
              END { exit !(ct != "" && ct + 0 > 0 && ct + 0 < cl + 0) }' "$3"
+    # the block model: a block overlaps its instructions, so its figure
+    # stays under the sum of their latencies
+    _line=$(grep -m1 'Block model (' "$2")
+    _fell=$(echo "$_line" | sed -n 's/.*): \([0-9]*\) of [0-9]* block runs.*/\1/p')
+    _all=$(echo "$_line" | sed -n 's/.*): [0-9]* of \([0-9]*\) block runs.*/\1/p')
+    if [ -z "$_fell" ] || [ -z "$_all" ] || [ "$_all" -eq 0 ]; then
+        fail "$1: no report of the block model's coverage with -v"; return
+    fi
+    check "$1: at most 1% of block runs outside the block model ($_fell of $_all)" \
+        [ $((_fell * 100)) -le "$_all" ]
+    check "$1: total of Cb, 0 < Cb < Cl" \
+        awk '/^events:/ { for (i = 2; i <= NF; i++) ev[$i] = i }
+             /^totals:/ { cb = $ev["Cb"]; cl = $ev["Cl"] }
+             END { exit !(cb != "" && cb + 0 > 0 && cb + 0 < cl + 0) }' "$3"
 }
