@@ -3,8 +3,10 @@
 // drawn (canvas not blank), search highlights and reports a matched
 // share, a click zooms, and no request leaves the page. Writes a
 // screenshot. Prints one JSON line.
-// Usage: node html_browser_check.js MODULE_DIR CHROMIUM PAGE SCREENSHOT USERDIR [timing]
+// Usage: node html_browser_check.js MODULE_DIR CHROMIUM PAGE SCREENSHOT USERDIR [timing|text]
 //   timing: only the time to the first drawn flame graph (big pages).
+//   text: only what the page says: the table's header and cells, and
+//         each part's summary line.
 'use strict';
 const [moduleDir, chromium, file, shot, userDir, mode] = process.argv.slice(2);
 const { openChromium, newWatchedPage } = require('./chromium_page.js');
@@ -25,6 +27,19 @@ const { openChromium, newWatchedPage } = require('./chromium_page.js');
       const paint = performance.getEntriesByType('paint').map((p) => [p.name, p.startTime]);
       return { paint, firstGraph: window.cfReport.firstGraphAt };
     });
+    if (mode === 'text') {
+      const text = await page.evaluate(() => {
+        const cells = (tr, tag) => Array.from(tr.querySelectorAll(tag)).map((c) => c.textContent);
+        return {
+          head: cells(document.querySelector('table.cf-table thead tr'), 'th'),
+          rows: Array.from(document.querySelectorAll('table.cf-table tbody tr')).map((tr) => cells(tr, 'td')),
+          summaries: Array.from(document.querySelectorAll('details.cf-part > summary')).map((s) => s.textContent),
+        };
+      });
+      await page.screenshot({ path: shot });
+      console.log(JSON.stringify({ errors, requests, text }));
+      return;
+    }
     if (mode === 'timing') {
       await page.screenshot({ path: shot });
       console.log(JSON.stringify({ errors, requests, timing, wall }));

@@ -511,6 +511,104 @@ def test_cc1_speed(binary, tag, check, report):
     return out if p.returncode == 0 else None
 
 
+# ---- estimated cycles: --cycle-estimation's Cb -------------------------------------
+
+CB_LABEL = "estimated cycles (Cb, block model)"
+CB_TOTALS = [123457, 8, 987654321012]  # tests/cases/cycles_cb.cg's parts, in order
+
+
+def cb_page(binary, args, name):
+    """-f html of args: (meta, the meta block's text, trees), or None."""
+    out = os.path.join(WORK, name)
+    p = run([binary, "-f", "html", "-o", out] + args)
+    if p.returncode != 0:
+        return None
+    data = open(out, "rb").read()
+    meta, scripts, trees = decode_page(data)
+    block = [text for a, text in scripts if a.get("id") == "cf-meta"][0]
+    return meta, block, trees
+
+
+def test_estimate(binary, tag, check):
+    """A profile with Cb tells the page which event is the estimated time
+    (meta "estimate"), whose totals are the file's; one without Cb does
+    not, from a callgrind.out, a folded tree and --diff."""
+    cases = os.path.join(HERE, "cases")
+    cb, tree = os.path.join(cases, "cycles_cb.cg"), os.path.join(cases, "cycles_cb_tree.tree")
+    no_cb, new = os.path.join(cases, "cycles_ct.cg"), os.path.join(HERE, "report", "cycles_new.cg")
+    for args, name, totals in (([cb], "cb.html", CB_TOTALS),
+                               ([tree], "cb-tree.html", CB_TOTALS[:2])):
+        got = cb_page(binary, args, name)
+        ok = got is not None
+        if ok:
+            meta, _, trees = got
+            ok = (meta.get("estimate") == {"event": 3, "label": CB_LABEL} and
+                  [e[0] for e in meta["events"]] == ["Ir", "Ct", "Cl", "Cb"] and
+                  [p["totals"][3] for p in meta["parts"]] == totals and
+                  [column_sums(t, 4)[3] for t in trees] == totals)
+        check(tag + "html/estimate-" + name[:-5], ok, str(got and got[0])[:400])
+    for args, name, old in (([no_cb], "no-cb.html", None),
+                            ([os.path.join(cases, "bench_parts.cg")], "no-cb-parts.html", None),
+                            (["--diff", no_cb, new], "cb-diff-old-without.html", False),
+                            (["--diff", cb, new], "cb-diff.html", True),
+                            (["--diff", new, no_cb], "cb-diff-new-without.html", None)):
+        got = cb_page(binary, args, name)
+        if old is None:
+            ok = got is not None and "estimate" not in got[0] and '"estimate"' not in got[1]
+        else:
+            ok = got is not None and got[0].get("estimate") == {"event": 3, "label": CB_LABEL,
+                                                                "old": old}
+        check(tag + "html/estimate-" + name[:-5], ok, str(got and got[0].get("estimate")))
+
+
+def cb_browser(tools, check, binary):
+    """What Chromium shows of a page with Cb: the estimated cycles, Cb /
+    100 exactly, beside the chosen event; of a page without: nothing new."""
+    node, pw, chromium = tools
+    cases = os.path.join(HERE, "cases")
+    cb, no_cb = os.path.join(cases, "cycles_cb.cg"), os.path.join(cases, "cycles_ct.cg")
+    new = os.path.join(HERE, "report", "cycles_new.cg")
+
+    def shown(args, name):
+        page = os.path.join(WORK, name)
+        p = run([binary, "-f", "html", "-o", page] + args)
+        if p.returncode != 0:
+            return None, p.stderr.decode(errors="replace")
+        out = browser_run(node, pw, chromium, page, page[:-5] + ".png", "text")
+        if out.get("errors") or out.get("requests") != ["file://" + page]:
+            return None, json.dumps(out)[:600]
+        return out["text"], json.dumps(out["text"])[:900]
+
+    t, detail = shown([cb], "browser-cb.html")
+    cycles = ["1,234.57", "0.08", "9,876,543,210.12"]
+    check("html/chromium-estimated-cycles",
+          t is not None and
+          t["head"] == ["#", "benchmark", CB_LABEL, "Ir", "Ct", "Cl", "Cb", "share in 0x..."] and
+          [r[2] for r in t["rows"]] == cycles and
+          [r[6] for r in t["rows"]] == ["123,457", "8", "987,654,321,012"] and
+          t["summaries"] == ["bench.mjs::sum4 - 1,001 Ir - 1,234.57 " + CB_LABEL,
+                             "bench.mjs::div - 5 Ir - 0.08 " + CB_LABEL,
+                             "bench.mjs::big - 400,000,000 Ir - 9,876,543,210.12 " + CB_LABEL],
+          detail)
+    t, detail = shown([no_cb], "browser-no-cb.html")
+    check("html/chromium-no-cb-no-estimate",
+          t is not None and t["head"] == ["#", "benchmark", "Ir", "Ct", "Cl", "share in 0x..."] and
+          t["summaries"] == ["bench.mjs::sum4 - 1,001 Ir"], detail)
+    t, detail = shown(["--diff", cb, new], "browser-cb-diff.html")
+    check("html/chromium-estimated-cycles-diff",
+          t is not None and
+          t["head"][:8] == ["benchmark", "", "old Ir", "new Ir", "change", "old " + CB_LABEL,
+                            "new " + CB_LABEL, "change"] and
+          [r[5:8] for r in t["rows"]] == [["1,234.57", "308.57", "-75.01%"], ["0.08", "0.08", "0.00%"],
+                                          ["9,876,543,210.12", "-", "-"], ["-", "2.50", "-"]] and
+          t["summaries"][0] == "bench.mjs::sum4 - 1,001 Ir - 308.57 " + CB_LABEL and
+          t["summaries"][2] == "bench.mjs::big (removed) - 400,000,000 Ir - 9,876,543,210.12 " + CB_LABEL,
+          detail)
+    t, detail = shown(["--diff", no_cb, new], "browser-cb-diff-old-without.html")
+    check("html/chromium-estimated-cycles-diff-old-without",
+          t is not None and [r[5:8] for r in t["rows"]][:1] == [["-", "308.57", "n/a"]], detail)
+
+
 # ---- browser -------------------------------------------------------------------
 
 def browser_run(node, pw, chromium, page, shot, mode=None):
@@ -540,6 +638,8 @@ def test_browser(binary, demo, cc1_page, check, report):
     name = "html/chromium-parts-render-search-zoom"
     tools = test_render.browser_tools(
         [name, "html/chromium-diff-page", "html/chromium-threads-drawn-in-order",
+         "html/chromium-estimated-cycles", "html/chromium-no-cb-no-estimate",
+         "html/chromium-estimated-cycles-diff", "html/chromium-estimated-cycles-diff-old-without",
          "html/chromium-300-parts-first-graph-under-3s", "html/chromium-cc1-first-graph-under-3s"],
         report)
     if not tools:
@@ -581,6 +681,7 @@ def test_browser(binary, demo, cc1_page, check, report):
                   len(p["level1"]) >= 3 for p, part in zip(parts, meta["parts"])),
               json.dumps(out)[:600])
         print("  html: screenshot of a threaded report: %s" % shot, flush=True)
+    cb_browser(tools, check, binary)
     # several hundred parts: the page stays quick (graphs drawn on demand)
     files = [part_file(b"bench::many %d" % i, "m%d.part" % i, events,
                        random_part(300 + i, 60, events=3, names=30, depth=10)) for i in range(300)]
@@ -611,7 +712,8 @@ def run_all(binary, demo, tag, report, check, browser=False):
     os.makedirs(WORK, exist_ok=True)
     tests = [("cli", lambda: test_cli(binary, tag, check)),
              ("threads", lambda: test_threads(binary, tag, check)),
-             ("heading", lambda: test_heading(binary, tag, check))]
+             ("heading", lambda: test_heading(binary, tag, check)),
+             ("estimate", lambda: test_estimate(binary, tag, check))]
     if demo:
         tests += [("report", lambda: test_report_data(demo, tag, check)),
                   ("prune", lambda: test_pruning(demo, tag, check)),

@@ -235,23 +235,24 @@ def run(T, binary, tag, golden=None):
             rc == 0 and prof["sample_type"] == [("Ir", "count"), ("sysTime", "microseconds")] and
             named_samples(prof) == {("main",): [7, 40]}, err)
 
-    # --cycle-estimation's Ct and Cl are centi-cycles, in callgrind.out
+    # --cycle-estimation's Ct, Cl and Cb are centi-cycles, in callgrind.out
     # (which has no event: lines for them) as in trees.
     cycles = os.path.join(work, "cycles.cg")
     with open(cycles, "w") as f:
-        f.write("version: 1\nevents: Ir Ct Cl\nfn=(1) main\n1 4 100 300\n"
-                "totals: 4 100 300\n")
+        f.write("version: 1\nevents: Ir Ct Cl Cb\nfn=(1) main\n1 4 100 300 150\n"
+                "totals: 4 100 300 150\n")
     for cyc in (cycles, tree.replace("units", "cycles")):
         if cyc.endswith(".tree"):
             with open(cyc, "w") as f:
-                f.write("# callgrind folded tree\nversion: 1\nevents: Ir Ct Cl\n\n"
-                        "part: 1\nfn: 2 main\n1 2 4 100 300\ntotals: 4 100 300\n")
+                f.write("# callgrind folded tree\nversion: 1\nevents: Ir Ct Cl Cb\n\n"
+                        "part: 1\nfn: 2 main\n1 2 4 100 300 150\ntotals: 4 100 300 150\n")
         rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out, cyc])
         prof = decode_profile(open(out, "rb").read()) if rc == 0 else {}
         T.check(name("cycles-units/" + os.path.basename(cyc)),
                 rc == 0 and prof["sample_type"] ==
-                [("Ir", "count"), ("Ct", "centicycles"), ("Cl", "centicycles")] and
-                named_samples(prof) == {("main",): [4, 100, 300]}, err)
+                [("Ir", "count"), ("Ct", "centicycles"), ("Cl", "centicycles"),
+                 ("Cb", "centicycles")] and
+                named_samples(prof) == {("main",): [4, 100, 300, 150]}, err)
 
     # From folded stacks: one sample type, named by --countname.
     folded = os.path.join(work, "small.folded")

@@ -50,6 +50,25 @@ def test_diff_md(binary, tag, check):
           rc == 0 and out.startswith("## benches/bench.mjs \u2192 small --fast\n\n"), out[:200])
 
 
+def test_diff_md_estimate(binary, tag, check):
+    """--cycle-estimation's Cb: estimated cycles beside the --event in
+    --diff's table (goldens tests/report/cycles_diff*); a NEW without Cb
+    gives the table of any other profile."""
+    cb = os.path.join(CASES, "cycles_cb.cg")
+    no_cb = os.path.join(CASES, "cycles_ct.cg")
+    new = os.path.join(REPORT, "cycles_new.cg")
+    for old, golden in ((cb, "cycles_diff"), (no_cb, "cycles_diff_no_cb")):
+        want = open(os.path.join(REPORT, golden + ".expected")).read()
+        rc, out, err = fold(binary, ["--diff", old, new, "-f", "md", "--title=Diff"])
+        check(tag + "report/" + golden.replace("_", "-") + "-md-golden",
+              rc == 0 and out == want and err == "", "rc %d %s %r" % (rc, err, out))
+    rc, out, err = fold(binary, ["--diff", new, no_cb, "-f", "md", "--title=Diff"])
+    head = out.split("\n| Benchmark |", 1)[1].split("\n", 1)[0] if "| Benchmark |" in out else ""
+    check(tag + "report/diff-md-new-without-cb-plain",
+          rc == 0 and head == " Ir before | Ir after | Change |" and "estimated" not in out and
+          "| bench.mjs::sum4 | 1,001 | 1,001 | 0.0% |\n" in out, out)
+
+
 def picture(binary, args):
     rc, out, err = fold(binary, ["-f", "svg"] + args)
     if rc != 0:
@@ -181,5 +200,6 @@ def run_all(binary, tag, check, work):
     test_md_grouped_counts(binary, tag, check, work)
     test_malformed_kept_apart(binary, tag, check)
     test_diff_md(binary, tag, check)
+    test_diff_md_estimate(binary, tag, check)
     test_rooted_svg(binary, tag, check)
     test_rooted_program(binary, tag, check, work)

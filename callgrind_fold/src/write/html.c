@@ -212,10 +212,27 @@ static void put_head(struct textout *o, const struct render_options *ro, const c
                "script: allow JavaScript for this file.</noscript></main>\n");
 }
 
+/* "estimate": which event the page shows as estimated cycles, and its
+ * label; for --diff, whether OLD has it too. Only when the run has it, so
+ * other pages stay as they were. */
+static void put_estimate(struct textout *o, const struct report *old, const struct report *r)
+{
+    size_t e = report_event_index(r, REPORT_ESTIMATE_EVENT);
+    if (e == SIZE_MAX)
+        return;
+    to_printf(o, ",\"estimate\":{\"event\":%zu,\"label\":", e);
+    put_json_string(o, REPORT_ESTIMATE_LABEL);
+    if (old)
+        to_printf(o, ",\"old\":%s",
+                  report_event_index(old, REPORT_ESTIMATE_EVENT) != SIZE_MAX ? "true" : "false");
+    to_puts(o, "}");
+}
+
 /* The JSON block's opening: kind, title, events and the frame names
  * (index = id in the tree blocks; the two reserved ones by their role). */
 static void put_meta_start(struct textout *o, const char *kind, const char *title,
-                           const struct report *r, const struct event_column *long_names,
+                           const struct report *old, const struct report *r,
+                           const struct event_column *long_names,
                            const struct report_names *names)
 {
     to_printf(o, "<script type=\"application/json\" id=\"cf-meta\">{\"kind\":\"%s\","
@@ -230,7 +247,9 @@ static void put_meta_start(struct textout *o, const char *kind, const char *titl
         put_json_string(o, long_names ? long_names[e].long_name : NULL);
         to_puts(o, "]");
     }
-    to_puts(o, "],\n\"names\":[\"(merged)\",\"all\"");
+    to_puts(o, "]");
+    put_estimate(o, old, r);
+    to_puts(o, ",\n\"names\":[\"(merged)\",\"all\"");
     const struct strtab *tab = &names->tab;
     for (uint32_t id = REPORT_NAME_ROOT + 1; id < tab->count; id++) {
         to_puts(o, ",\"");
@@ -312,7 +331,7 @@ int html_write_report(FILE *out, const struct render_options *ro, const struct r
         build_part_tree(&t, &names, &r->parts[i], r->nevents);
         put_tree_keep_facts(&o, i, &t, &facts[i]);
     }
-    put_meta_start(&o, "report", title, r, long_names_of(r), &names);
+    put_meta_start(&o, "report", title, NULL, r, long_names_of(r), &names);
     for (size_t i = 0; i < r->nparts; i++) {
         const struct report_part *p = &r->parts[i];
         to_puts(&o, i ? ",\n{\"name\":" : "\n{\"name\":");
@@ -407,7 +426,7 @@ int html_write_diff(FILE *out, const struct render_options *ro, const struct rep
         }
         put_tree_keep_facts(&o, i, &t, &facts[i]);
     }
-    put_meta_start(&o, "diff", title, r, long_names_of(r), &names);
+    put_meta_start(&o, "diff", title, d->old, r, long_names_of(r), &names);
     for (size_t i = 0; i < d->npairs; i++) {
         const struct report_pair *p = &d->pairs[i];
         to_puts(&o, i ? ",\n{\"name\":" : "\n{\"name\":");

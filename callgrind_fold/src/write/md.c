@@ -6,7 +6,8 @@
  * and after and the change in percent, in the order the pipeline sorted
  * them (largest change first, then removed, then added benchmarks); a
  * second table gives the change of each other event, for benchmarks of
- * both runs. */
+ * both runs. A run with --cycle-estimation's Cb (REPORT_ESTIMATE_EVENT)
+ * also has its estimated cycles beside the --event's columns. */
 #include "report.h"
 #include "textout.h"
 
@@ -51,6 +52,16 @@ static void put_count(struct textout *o, uint64_t v)
         text[k++] = digits[i];
     }
     to_put(o, text, k);
+}
+
+/* Centi-cycles as cycles with two decimals ("1,234.56"): exactly v / 100,
+ * so the figure is the file's total, only scaled. */
+static void put_cycles(struct textout *o, uint64_t v)
+{
+    put_count(o, v / 100);
+    char frac[8];
+    snprintf(frac, sizeof frac, ".%02u", (unsigned)(v % 100));
+    to_puts(o, frac);
 }
 
 /* "+12.3%", "-0.4%", "0.0%"; "n/a" from nothing to something. */
@@ -109,14 +120,17 @@ int md_write_report(FILE *out, const struct report *r)
     put_heading(&o, buf_cstr(&heading));
     buf_free(&heading);
     put_header_notes(&o, r);
+    size_t est = report_event_index(r, REPORT_ESTIMATE_EVENT);
     to_puts(&o, "| Benchmark |");
     for (size_t k = 0; k < r->nevents; k++) {
         to_puts(&o, " ");
         put_cell(&o, r->events[event_at(r, k)]);
         to_puts(&o, " |");
+        if (k == 0 && est != SIZE_MAX)
+            to_puts(&o, " " REPORT_ESTIMATE_LABEL " |");
     }
     to_puts(&o, "\n|:---|");
-    for (size_t k = 0; k < r->nevents; k++)
+    for (size_t k = 0; k < r->nevents + (est != SIZE_MAX); k++)
         to_puts(&o, "---:|");
     to_puts(&o, "\n");
     for (size_t i = 0; i < r->nparts; i++) {
@@ -128,6 +142,11 @@ int md_write_report(FILE *out, const struct report *r)
             to_puts(&o, " ");
             put_count(&o, p->columns[event_at(r, k)].total);
             to_puts(&o, " |");
+            if (k == 0 && est != SIZE_MAX) {
+                to_puts(&o, " ");
+                put_cycles(&o, p->columns[est].total);
+                to_puts(&o, " |");
+            }
         }
         to_puts(&o, "\n");
     }
@@ -152,7 +171,15 @@ int md_write_diff(FILE *out, const struct report_diff *d)
     put_cell(&o, event);
     to_puts(&o, " before | ");
     put_cell(&o, event);
-    to_puts(&o, " after | Change |\n|:---|---:|---:|---:|\n");
+    to_puts(&o, " after | Change |");
+    /* NEW's estimate beside; an OLD without it has no "before" */
+    size_t new_est = report_event_index(new, REPORT_ESTIMATE_EVENT);
+    size_t old_est = report_event_index(old, REPORT_ESTIMATE_EVENT);
+    if (new_est != SIZE_MAX)
+        to_puts(&o, " " REPORT_ESTIMATE_LABEL " before | " REPORT_ESTIMATE_LABEL
+                    " after | Change |");
+    to_puts(&o, new_est != SIZE_MAX ? "\n|:---|---:|---:|---:|---:|---:|---:|\n"
+                                    : "\n|:---|---:|---:|---:|\n");
     size_t both = 0;
     for (size_t i = 0; i < d->npairs; i++) {
         const struct report_pair *p = &d->pairs[i];
@@ -170,6 +197,19 @@ int md_write_diff(FILE *out, const struct report_diff *d)
             put_change(&o, total_of(p->old, old_event), total_of(p->new, new_event));
         else
             to_puts(&o, p->old ? "removed" : "added");
+        if (new_est != SIZE_MAX) {
+            to_puts(&o, " | ");
+            if (p->old && old_est != SIZE_MAX)
+                put_cycles(&o, total_of(p->old, old_est));
+            to_puts(&o, " | ");
+            if (p->new)
+                put_cycles(&o, total_of(p->new, new_est));
+            to_puts(&o, " | ");
+            if (p->old && p->new && old_est == SIZE_MAX)
+                to_puts(&o, "n/a");
+            else if (p->old && p->new)
+                put_change(&o, total_of(p->old, old_est), total_of(p->new, new_est));
+        }
         to_puts(&o, " |\n");
     }
     /* The other events both runs have: their change only. */

@@ -131,11 +131,12 @@ static int64_t cstring_index(struct pprof *P, const char *s)
 }
 
 /* The unit of an event: callgrind's long names tell time units, as
- * "sysTime (elapsed ns)"; --cycle-estimation's Ct and Cl are centi-cycles
- * (100 = one cycle); everything else is counted. */
+ * "sysTime (elapsed ns)"; --cycle-estimation's Ct, Cl and Cb are
+ * centi-cycles (100 = one cycle); everything else is counted. */
 static const char *event_unit(const struct event_column *c)
 {
-    if (strcmp(c->event, "Ct") == 0 || strcmp(c->event, "Cl") == 0)
+    if (strcmp(c->event, "Ct") == 0 || strcmp(c->event, "Cl") == 0 ||
+        strcmp(c->event, "Cb") == 0)
         return "centicycles";
     static const struct {
         const char *suffix, *unit;

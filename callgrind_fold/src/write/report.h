@@ -80,6 +80,12 @@ static inline size_t report_event_index(const struct report *r, const char *name
     return SIZE_MAX;
 }
 
+/* --cycle-estimation's block-model event (centi-cycles, 100 = one
+ * cycle), the best of its estimates of time: the reports show it, as
+ * cycles, beside the chosen event. */
+#define REPORT_ESTIMATE_EVENT "Cb"
+#define REPORT_ESTIMATE_LABEL "estimated cycles (Cb, block model)"
+
 /* A report's heading (heading.c), one line: its title when given
  * (--title wins), else what the profile's "cmd:" line ran (report_ran),
  * else the input's base name. */

@@ -14,6 +14,10 @@
   var meta = JSON.parse(document.getElementById('cf-meta').textContent);
   var names = meta.names, raw = meta.raw, events = meta.events, E = events.length;
   var isDiff = meta.kind === 'diff';
+  /* --cycle-estimation's block-model event, shown as estimated cycles
+     beside the chosen event (html.c writes "estimate" only when the run
+     has it); -1: none. */
+  var est = meta.estimate || null, EST = est ? est.event : -1;
   var main = document.getElementById('cf-main');
   var DIGIT = new Int8Array(128).fill(-1);
   (function () {
@@ -28,6 +32,12 @@
     return e;
   }
   function fmt(n) { return Math.round(n).toLocaleString('en-US'); }
+  /* Centi-cycles as cycles, two decimals: exactly v / 100 (integer
+     arithmetic, so the figure is the file's total, only scaled). */
+  function cycles(v) {
+    var c = v % 100;
+    return fmt((v - c) / 100) + (c < 10 ? '.0' : '.') + c;
+  }
   function pct(a, b) { return b ? (100 * a / b).toFixed(2) + '%' : '-'; }
   function change(o, n) {
     if (!o) return n ? '+inf' : '0.00%';
@@ -344,6 +354,7 @@
     var hr = table.appendChild(el('thead')).appendChild(el('tr'));
     hr.appendChild(el('th', null, '#'));
     hr.appendChild(el('th', null, 'benchmark'));
+    if (EST >= 0) hr.appendChild(el('th', 'cf-estimate', est.label));
     for (var e = 0; e < E; e++) {
       var th = hr.appendChild(el('th', null, events[e][0]));
       th.title = eventLabel(e);
@@ -355,6 +366,7 @@
       tr.appendChild(el('td', 'num', String(p.number)));
       var td = tr.appendChild(el('td', 'name', p.name));
       td.title = (p.trigger || p.name) + threadsNote(p, '\nthreads: ');
+      if (EST >= 0) tr.appendChild(el('td', 'num cf-estimate', cycles(p.totals[EST])));
       for (var e = 0; e < E; e++) tr.appendChild(el('td', 'num', fmt(p.totals[e])));
       tr.appendChild(el('td', 'num', pct(p.unknown[ev], p.totals[ev])));
       tr.addEventListener('click', function () { openPart(i); });
@@ -389,6 +401,9 @@
       ['benchmark', '', 'old ' + events[ev][0], 'new ' + events[ev][0], 'change'].forEach(function (h) {
         hr.appendChild(el('th', null, h));
       });
+      if (EST >= 0) ['old ' + est.label, 'new ' + est.label, 'change'].forEach(function (h) {
+        hr.appendChild(el('th', 'cf-estimate', h));
+      });
       for (var e = 0; e < E; e++) if (e !== ev) hr.appendChild(el('th', null, events[e][0] + ' change'));
       parts.forEach(function (p, i) {
         var tr = body.appendChild(el('tr'));
@@ -405,6 +420,14 @@
           if (p.old && p.new && n !== o) td.className += n > o ? ' grew' : ' shrank';
         }
         cells(ev, true);
+        if (EST >= 0) {
+          tr.appendChild(el('td', 'num cf-estimate', p.old && est.old ? cycles(p.old.totals[EST]) : '-'));
+          tr.appendChild(el('td', 'num cf-estimate', p.new ? cycles(p.new.totals[EST]) : '-'));
+          var td = tr.appendChild(el('td', 'num cf-estimate', p.old && p.new ?
+            est.old ? change(p.old.totals[EST], p.new.totals[EST]) : 'n/a' : '-'));
+          if (p.old && p.new && est.old && p.new.totals[EST] !== p.old.totals[EST])
+            td.className += p.new.totals[EST] > p.old.totals[EST] ? ' grew' : ' shrank';
+        }
         for (var e = 0; e < E; e++) if (e !== ev) cells(e, false);
         tr.addEventListener('click', function () { openPart(i); });
       });
@@ -426,9 +449,11 @@
       d.id = 'cf-part-' + i;
       d.dataset.index = i;
       var what = isDiff ? (!p.old ? ' (added)' : !p.new ? ' (removed)' : '') : '';
-      var total = isDiff ? (p.new || p.old).totals[meta.defaultEvent] : p.totals[meta.defaultEvent];
+      var side = isDiff ? p.new || p.old : p, total = side.totals[meta.defaultEvent];
+      var estimated = EST >= 0 && (side === p.new || !isDiff || est.old) ?
+        ' - ' + cycles(side.totals[EST]) + ' ' + est.label : '';
       d.appendChild(el('summary', null, p.name + what + ' - ' + fmt(total) + ' ' + events[meta.defaultEvent][0] +
-        threadsNote(isDiff ? p.new || p.old : p, ' - ')));
+        estimated + threadsNote(side, ' - ')));
       d.appendChild(el('div', 'cf-graph'));
       d.open = openAll || i === 0; /* many parts: the first open, the others on demand */
       d.addEventListener('toggle', function () {
