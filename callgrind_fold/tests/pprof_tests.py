@@ -98,14 +98,16 @@ def decode_profile(raw):
 
 
 def named_samples(prof):
-    """{(frame names root first; inlined ones of a location together): values}"""
+    """{(frame names root first; inlined ones of a location together): values},
+    summed over the samples of a stack (one per line of its leaf)."""
     out = {}
     for locs, values in prof["samples"]:
         names = []
         for l in reversed(locs):
             for fid, _ in reversed(prof["locations"][l]["lines"]):
                 names.append(prof["functions"][fid]["name"])
-        out[tuple(names)] = values
+        old = out.get(tuple(names), [0] * len(values))
+        out[tuple(names)] = [a + b for a, b in zip(old, values)]
     return out
 
 

@@ -75,6 +75,22 @@ static inline bool add_other_columns(const struct parser *P, uint64_t *row)
     return carry;
 }
 
+/* A self-cost line's costs (`cost`, and with all events P->body.cols)
+ * added to its source line in the part's line table, under `node` (the
+ * function, or the code inlined into it), at the file of the last
+ * "fl="/"fi="/"fe=".  Called once the node's own sums took the costs:
+ * a line's sums are parts of the node's, so they cannot overflow. */
+static inline void line_cost_add(struct parser *P, uint32_t node, uint64_t line, uint64_t cost)
+{
+    struct line_table *lt = &P->body.part.lines;
+    /* line 0 is "no line": the costs stay in the function's sum */
+    uint32_t at = line <= UINT32_MAX - 1 ? (uint32_t)line : 0;
+    uint32_t e = line_table_entry(lt, node, P->body.file, at);
+    lt->cost[e] += cost;
+    if (P->all.nothers)
+        (void)add_other_columns(P, line_table_more(lt, e));
+}
+
 /* What a cost line does with its values (the "instr" and "line"
  * subpositions, when asked for, and the cost of the chosen event): the
  * part of a cost line after its scanning, shared by cost_line() and the
@@ -100,6 +116,11 @@ cost_line_values(struct parser *P, uint64_t addr, uint64_t line, uint64_t cost)
     cost_line_add(P, &P->body.part, call, addr, cost);
     if (P->all.nothers)
         add_other_costs(P, call);
+    /* every self cost at its line, a line after "jump=" too: the
+     * function's lines sum to its self cost (--inline: lines from DWARF) */
+    if (want_line && !call && !P->body.part.by_address)
+        line_cost_add(P, P->body.inlined != NO_NODE ? P->body.inlined : P->body.function,
+                      line, cost);
     if (call) {
         P->body.call_pending = false;
         P->body.call_object = P->body.call_file = NO_NAME;

@@ -308,6 +308,8 @@ cost_run_plain_npos(struct parser *P, const char *p, const char *limit, size_t n
                 if (line > 0 && line <= UINT32_MAX - 1 && node->line == 0)
                     node->line = (uint32_t)line;
             }
+            if (lines) /* the node's sums took the costs: its line's can */
+                line_cost_add(P, P->body.function, line, cost);
             P->body.jump_pending = false;
             continue;
         }

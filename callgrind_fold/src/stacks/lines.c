@@ -1,0 +1,158 @@
+/* Self costs by source line (model.h, fold.h): a part's by function
+ * node as the callgrind.out reader gathers them (struct line_table), a
+ * stacks' by frame (struct stacks_lines), and the fold from one to the
+ * other.  Lines are kept beside the stacks, never as frames: the stacks,
+ * and every output made of them alone, are the same with or without. */
+#include "fold.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a part's lines ---- */
+
+void line_table_init(struct line_table *lt)
+{
+    memset(lt, 0, sizeof *lt);
+    hashmap_init(&lt->index);
+    lt->ncols = 1;
+    lt->last = UINT32_MAX;
+}
+
+void line_table_free(struct line_table *lt)
+{
+    hashmap_free(&lt->index);
+    free(lt->key);
+    free(lt->cost);
+    free(lt->more.cells);
+    memset(lt, 0, sizeof *lt);
+}
+
+void line_table_reset(struct line_table *lt, size_t ncols)
+{
+    if (lt->ncols > 1)
+        cost_rows_clear(&lt->more, lt->n * (lt->ncols - 1));
+    hashmap_clear(&lt->index);
+    lt->n = 0;
+    lt->ncols = ncols;
+    lt->last = UINT32_MAX;
+}
+
+uint32_t line_table_miss(struct line_table *lt, uint32_t node, uint32_t file, uint32_t line)
+{
+    bool inserted;
+    uint32_t e = *hashmap_upsert(&lt->index, (uint64_t)node << 32 | file, line,
+                                 (uint32_t)lt->n, &inserted);
+    if (inserted) {
+        if (lt->n >= UINT32_MAX - 1)
+            out_of_memory();
+        if (lt->n >= lt->cap) {
+            size_t cap = lt->cap ? lt->cap * 2 : 256;
+            lt->key = xrealloc(lt->key, cap * sizeof *lt->key);
+            lt->cost = xrealloc(lt->cost, cap * sizeof *lt->cost);
+            lt->cap = cap;
+        }
+        lt->key[e] = (struct line_key){node, file, line};
+        lt->cost[e] = 0;
+        lt->n++;
+    }
+    lt->last = e;
+    return e;
+}
+
+/* ---- a stacks' lines ---- */
+
+void stacks_lines_free(struct stacks_lines *l)
+{
+    hashmap_free(&l->index);
+    free(l->key);
+    for (size_t c = 0; c < l->ncols; c++)
+        free(l->count[c]);
+    free(l->count);
+    free(l->count_cap);
+    memset(l, 0, sizeof *l);
+}
+
+static uint32_t stacks_line_entry(struct stacks_lines *l, uint32_t frame, uint32_t file,
+                                  uint32_t line)
+{
+    bool inserted;
+    uint32_t e = *hashmap_upsert(&l->index, (uint64_t)frame << 32 | file, line,
+                                 (uint32_t)l->n, &inserted);
+    if (inserted) {
+        if (l->n >= UINT32_MAX - 1)
+            out_of_memory();
+        GROW(l->key, l->cap, l->n);
+        l->key[e] = (struct line_key){frame, file, line};
+        l->n++;
+    }
+    return e;
+}
+
+bool stacks_line_add(struct stacks *s, size_t col, uint32_t frame, uint32_t file,
+                     uint32_t line, uint64_t count)
+{
+    struct stacks_lines *l = &s->lines;
+    uint32_t e = stacks_line_entry(l, frame, file, line);
+    if (col >= l->ncols) {
+        size_t ncols = col + 1;
+        l->count = xrealloc(l->count, ncols * sizeof *l->count);
+        l->count_cap = xrealloc(l->count_cap, ncols * sizeof *l->count_cap);
+        for (size_t c = l->ncols; c < ncols; c++) {
+            l->count[c] = NULL;
+            l->count_cap[c] = 0;
+        }
+        l->ncols = ncols;
+    }
+    if (e >= l->count_cap[col]) {
+        size_t old = l->count_cap[col];
+        GROW(l->count[col], l->count_cap[col], (size_t)e);
+        memset(l->count[col] + old, 0, (l->count_cap[col] - old) * sizeof *l->count[col]);
+    }
+    return add_u64(l->count[col][e], count, &l->count[col][e]);
+}
+
+void stacks_lines_carry(struct stacks *to, const struct stacks *from, const uint32_t *frame_map)
+{
+    const struct stacks_lines *l = &from->lines;
+    for (uint32_t e = 0; e < l->n; e++) {
+        const struct line_key *k = &l->key[e];
+        if (frame_map[k->at] == UINT32_MAX)
+            continue;
+        for (size_t c = 0; c < l->ncols; c++) {
+            uint64_t count = stacks_line_count(from, c, e);
+            /* sums of counts that were summed once already: no overflow */
+            if (count)
+                (void)stacks_line_add(to, c, frame_map[k->at], k->file, k->line, count);
+        }
+    }
+}
+
+/* ---- the fold ---- */
+
+/* Column c of entry e of lt. */
+static uint64_t line_table_cost(const struct line_table *lt, uint32_t e, size_t c)
+{
+    return c == 0 ? lt->cost[e]
+                  : cost_rows_cell(&lt->more, (size_t)e * (lt->ncols - 1) + c - 1);
+}
+
+int fold_lines(const struct line_table *lt, const struct profile *p, const size_t *columns,
+               struct fold_target *t)
+{
+    for (uint32_t e = 0; e < lt->n; e++) {
+        const struct fn_node *fn = &p->nodes[lt->key[e].at];
+        uint32_t frame;
+        /* fold_profile() made the frame of every node of a part with a
+         * cost; a node without one has no lines with a cost either */
+        if (!hashmap_get(&t->frame_of, fn->name, fn->object, &frame))
+            continue;
+        for (size_t c = 0; c < lt->ncols && c < p->ncols; c++) {
+            uint64_t cost = line_table_cost(lt, e, c);
+            if (cost && !stacks_line_add(t->out, columns[c], frame, lt->key[e].file,
+                                         lt->key[e].line, cost))
+                return -1;
+        }
+    }
+    return 0;
+}
