@@ -111,6 +111,18 @@ def named_samples(prof):
     return out
 
 
+def line_costs(prof):
+    """{(function, file, line): values} of the samples' leaves (their
+    innermost function's line), summed."""
+    out = {}
+    for locs, values in prof["samples"]:
+        fid, line = prof["locations"][locs[0]]["lines"][0]
+        f = prof["functions"][fid]
+        key = (f["name"], f["filename"], line)
+        out[key] = [a + b for a, b in zip(out.get(key, [0] * len(values)), values)]
+    return out
+
+
 # ---- the tests ----------------------------------------------------------
 
 # The samples of tests/pprof/small.cg: per stack, Ir and sysTime.
@@ -157,12 +169,18 @@ def run(T, binary, tag, golden=None):
                     m["has_inline_frames"]) != (1, 1, 1, 0):
                 problems.append("mapping flags %r" % m)
         by_id = {i: m["filename"] for i, m in prof["mappings"].items()}
+        # main's own costs at its lines 10 and 11 (leaf locations), as a
+        # caller at its first line; memcpy's at 50
+        want_lines = {("main", 10), ("main", 11), ("memcpy", 50)}
         for loc in prof["locations"].values():
             f = prof["functions"][loc["lines"][0][0]]
             want_map = "/bin/small" if f["name"] == "main" else "/lib/libc.so.6"
             if len(loc["lines"]) != 1 or by_id.get(loc["mapping"]) != want_map or \
-                    loc["lines"][0][1] != wantf[f["name"]][1]:
+                    (f["name"], loc["lines"][0][1]) not in want_lines:
                 problems.append("location %r" % loc)
+        if line_costs(prof) != {("main", "small.c", 10): [1, 0], ("main", "small.c", 11): [10, 0],
+                                ("memcpy", "memcpy.S", 50): [100, 5000]}:
+            problems.append("lines %r" % line_costs(prof))
         T.check(name("golden/fields"), not problems, "; ".join(problems))
         # --event picks the default sample type; --part works as for folded.
         rc, _, err = T.fold(binary, ["-f", "pprof", "--event=sysTime", "-o", out, src])
@@ -183,13 +201,29 @@ def run(T, binary, tag, golden=None):
         prof = decode_profile(open(cfni_out, "rb").read())
         fn = {i: f["name"] for i, f in prof["functions"].items()}
         locs = {i: [fn[f] for f, _ in loc["lines"]] for i, loc in prof["locations"].items()}
-        want_locs = {1: ["main"], 2: ["outer"], 3: ["sum_squares", "outer"], 4: ["kernel"],
-                     5: ["square", "outer"], 6: ["other"], 7: ["square", "other"]}
-        want_samples = [([1], [5]), ([2, 1], [6]), ([3, 1], [36]), ([4, 3, 1], [40]),
-                        ([5, 1], [20]), ([6], [1]), ([7], [7])]
+        # with lines: a leaf's location per line of its innermost
+        # function (outer's 10 and 11, sum_squares' 20 and 22 of inl.h),
+        # the location of a caller's (or a leaf's at its first line) the
+        # one without a line
+        want_locs = {1: ["main"], 2: ["outer"], 3: ["outer"], 4: ["sum_squares", "outer"],
+                     5: ["sum_squares", "outer"], 6: ["sum_squares", "outer"], 7: ["kernel"],
+                     8: ["square", "outer"], 9: ["other"], 10: ["square", "other"]}
+        want_samples = [([1], [5]), ([2, 1], [4]), ([3, 1], [2]), ([4, 1], [30]),
+                        ([5, 1], [6]), ([7, 6, 1], [40]), ([8, 1], [20]), ([9], [1]),
+                        ([10], [7])]
         T.check(name("golden/inlined-locations/ids"),
                 locs == want_locs and prof["samples"] == want_samples,
                 "locations %r, samples %r" % (locs, prof["samples"]))
+        # the inlined code's lines in its own file (fi=), as Functions of
+        # that file
+        T.check(name("golden/inlined-locations/lines"), line_costs(prof) == {
+            ("main", "prog.c", 1): [5], ("outer", "prog.c", 10): [4],
+            ("outer", "prog.c", 11): [2], ("sum_squares", "inl.h", 20): [30],
+            ("sum_squares", "inl.h", 22): [6], ("kernel", "prog.c", 30): [40],
+            ("square", "inl.h", 21): [27], ("other", "prog.c", 40): [1]},
+            repr(line_costs(prof)))
+
+    _lines(T, binary, name, work)
 
     # Threads (callgrind --separate-threads=yes, tests/threads/): each
     # sample says its thread in labels "thread" (the thread's frame in
@@ -424,6 +458,99 @@ def run(T, binary, tag, golden=None):
 
     if golden:
         _real_profiles(T, binary, tag, name, work, *golden)
+
+
+# tests/pprof/lines.cg's self costs by (function, file, line): Ir, Dr
+LINES_COSTS = {("main", "lines.c", 3): [1, 0], ("main", "lines.c", 4): [2, 1],
+               ("main", "lines.c", 0): [1, 0], ("mid", "lines.c", 30): [1, 0],
+               ("hot", "lines.c", 20): [10, 2], ("hot", "lines.c", 21): [30, 5],
+               ("hot", "lines.c", 22): [10, 4], ("hot", "lines.c", 23): [20, 2],
+               ("hot", "lines.c", 25): [5, 1], ("hot", "hot.h", 40): [5, 0]}
+LINES_COSTS.update({("pad", "lines.c", n): [1, 2] for n in range(1, 13)})
+
+
+def _lines(T, binary, name, work):
+    """Per-line costs (a Location per (function, line) at the leaf): each
+    line's cost exact, a function's lines summing to its self cost, each
+    stack's samples to its folded count, the folded output the same, the
+    fast tiers and the exact reader alike, and go tool pprof -list
+    showing them."""
+    n = lambda what: name("lines/" + what)
+    src = os.path.join(HERE, "pprof", "lines.cg")
+    out = os.path.join(work, "lines.pb.gz")
+    rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out, src])
+    if not T.check(n("runs"), rc == 0, err):
+        return
+    raw = open(out, "rb").read()
+    prof = decode_profile(raw)
+    T.check(n("each-line-exact"), line_costs(prof) == LINES_COSTS, repr(line_costs(prof)))
+    folded = {}
+    for k, ev in enumerate(("Ir", "Dr")):
+        r = T.fold(binary, ["--event=" + ev, src])
+        for stack, count in T.parse_folded(r[1]):
+            folded.setdefault(tuple(stack), [0, 0])[k] += count
+    T.check(n("stacks-as-folded"), named_samples(prof) == folded,
+            "%r vs %r" % (named_samples(prof), folded))
+    # hot: 6 lines, 2 stacks: at most 6 + 2 - 1 samples a column
+    hot = [v for locs, v in prof["samples"]
+           if prof["functions"][prof["locations"][locs[0]]["lines"][0][0]]["name"] == "hot"]
+    T.check(n("samples-at-most-lines-plus-stacks"),
+            all(sum(1 for v in hot if v[c]) <= 7 for c in (0, 1)), repr(hot))
+    T.check(n("comment-says-lines-are-not-paths"),
+            any(c.startswith("lines: ") for c in prof["comments"]), repr(prof["comments"]))
+    p = T.run([binary, "-f", "pprof", "-o", out + ".exact", src],
+              env=dict(os.environ, CALLGRIND_FOLD_EXACT="1"))
+    T.check(n("exact-reader-alike"),
+            p.returncode == 0 and open(out + ".exact", "rb").read() == raw, p.stderr.decode())
+    # folded and svg do not read lines: the same as from the profile
+    # without its line positions
+    flat = os.path.join(work, "lines-flat.cg")
+    with open(src) as f, open(flat, "w") as g:
+        g.write(f.read().replace("positions: line\n", "positions: instr\n"))
+    same = True
+    for fmt in ([], ["-f", "svg"]):
+        a, b = T.fold(binary, fmt + [src]), T.fold(binary, fmt + [flat])
+        same &= a[0] == 0 and a[1] == b[1]
+    T.check(n("folded-and-svg-unchanged"), same)
+
+    cmd, why = _go_pprof()
+    if not cmd:
+        T.report("SKIP", n("go-tool-pprof-list"), why)
+        return
+    srcdir = os.path.join(work, "lines-src")
+    os.makedirs(srcdir, exist_ok=True)
+    for f in ("lines.c", "hot.h"):
+        with open(os.path.join(srcdir, f), "w") as g:
+            g.write("".join("line %d\n" % i for i in range(1, 50)))
+    problems = []
+    for k, ev in enumerate(("Ir", "Dr")):
+        try:
+            text = _pprof(cmd, ["-list=^(main|hot|mid)$", "-sample_index=" + ev,
+                                "-source_path=" + srcdir, out])
+        except RuntimeError as e:
+            problems.append(str(e))
+            continue
+        got = list_flat(text)
+        want = {(fn, fl, ln): v[k] for (fn, fl, ln), v in LINES_COSTS.items()
+                if fn != "pad" and ln and v[k]}
+        if got != want:
+            problems.append("%s: -list %r, want %r" % (ev, got, want))
+    T.check(n("go-tool-pprof-list"), not problems, "; ".join(problems))
+
+
+def list_flat(text):
+    """go tool pprof -list: {(function, file base name, line): flat}, lines
+    with a flat cost only."""
+    out, fn, fl = {}, None, None
+    for line in text.splitlines():
+        m = re.match(r"ROUTINE =+ (\S+) in (.*)$", line)
+        if m:
+            fn, fl = m.group(1), os.path.basename(m.group(2).strip())
+            continue
+        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\d+):", line)
+        if m and fn and m.group(1) != ".":
+            out[(fn, fl, int(m.group(3)))] = int(m.group(1))
+    return out
 
 
 def _go_pprof():
