@@ -512,6 +512,16 @@ def _lines(T, binary, name, work):
         a, b = T.fold(binary, fmt + [src]), T.fold(binary, fmt + [flat])
         same &= a[0] == 0 and a[1] == b[1]
     T.check(n("folded-and-svg-unchanged"), same)
+    # threads kept apart, compacted and put under thread frames: every
+    # (file, line) of every event as the profile's own lines sum it
+    import thread_tests
+    pool = os.path.join(work, "lines-pool.pb.gz")
+    for extra in ([], ["--frame=short"]):
+        rc, _, err = T.fold(binary, ["-f", "pprof", "-o", pool] + extra + [thread_tests.POOL_OUT])
+        want = callgrind_line_costs([thread_tests.POOL_OUT])
+        got = pprof_line_costs(decode_profile(open(pool, "rb").read())) if rc == 0 else {}
+        T.check(n("threads-every-line" + "".join(extra)), rc == 0 and got == want,
+                err or "%r vs %r" % (got, want))
 
     cmd, why = _go_pprof()
     if not cmd:
@@ -536,6 +546,81 @@ def _lines(T, binary, name, work):
         if got != want:
             problems.append("%s: -list %r, want %r" % (ev, got, want))
     T.check(n("go-tool-pprof-list"), not problems, "; ".join(problems))
+
+
+_NAME_KIND = {"fl": "file", "fi": "file", "fe": "file", "cfi": "file", "cfl": "file",
+              "jfi": "file", "fn": "fn", "cfn": "fn", "jfn": "fn", "ob": "ob", "cob": "ob"}
+
+
+def callgrind_line_costs(paths):
+    """{event: {(file, line): self cost}} of callgrind.out files, every
+    part summed, read independently of callgrind_fold: positions relative
+    to the function's last self-cost line (call lines and the line after
+    "jump=" do not move them), a line out of 1 .. 2^32 - 2 as 0."""
+    out = {}
+    for path in paths:
+        names, events, positions = {}, [], ["line"]
+        fname, last, pending = "", [], None
+        with open(path, "rb") as f:
+            for raw in f:
+                line = raw.decode("latin-1").rstrip("\r\n")
+                m = re.match(r"([a-z]+)=\s*(?:\((\d+)\))?\s*(.*)$", line)
+                if m and m.group(1) in _NAME_KIND:
+                    key = (_NAME_KIND[m.group(1)], m.group(2))
+                    name = m.group(3) if m.group(3) or not m.group(2) else names[key]
+                    if m.group(2):
+                        names[key] = name
+                    if m.group(1) in ("fl", "fi", "fe"):
+                        fname = name
+                    if m.group(1) == "fn":
+                        last = [0] * len(positions)
+                    continue
+                if m and m.group(1) in ("calls", "jump", "jcnd"):
+                    pending = m.group(1)
+                    continue
+                h = re.match(r"(positions|events):\s*(.*)$", line)
+                if h:
+                    if h.group(1) == "positions":
+                        positions = h.group(2).split()
+                    else:
+                        events = h.group(2).split()
+                    last = [0] * len(positions)
+                    continue
+                if not line[:1] or line[0] not in "0123456789+-*":
+                    continue
+                tokens = line.split()
+                values = []
+                for i, t in enumerate(tokens[:len(positions)]):
+                    if t == "*":
+                        v = last[i]
+                    elif t[0] in "+-":
+                        v = (last[i] + (1 if t[0] == "+" else -1) * int(t[1:], 0)) % 2 ** 64
+                    else:
+                        v = int(t, 0)
+                    values.append(v)
+                call, was = pending == "calls", pending
+                pending = None
+                if call:
+                    continue
+                if was is None:
+                    last = values
+                ln = values[positions.index("line")] if "line" in positions else 0
+                ln = ln if 0 < ln <= 2 ** 32 - 2 else 0
+                for ev, cost in zip(events, tokens[len(positions):]):
+                    d = out.setdefault(ev, {})
+                    d[(fname, ln)] = d.get((fname, ln), 0) + int(cost)
+    return {ev: {k: v for k, v in d.items() if v} for ev, d in out.items()}
+
+
+def pprof_line_costs(prof):
+    """{event: {(file, line): value}} of a decoded profile's leaves."""
+    out = {ev: {} for ev, _ in prof["sample_type"]}
+    for locs, values in prof["samples"]:
+        fid, line = prof["locations"][locs[0]]["lines"][0]
+        key = (prof["functions"][fid]["filename"], line)
+        for (ev, _), v in zip(prof["sample_type"], values):
+            out[ev][key] = out[ev].get(key, 0) + v
+    return {ev: {k: v for k, v in d.items() if v} for ev, d in out.items()}
 
 
 def list_flat(text):
@@ -686,6 +771,15 @@ def _real_profiles(T, binary, tag, name, work, valgrind, g):
                     problems.append("sample types: " + header)
             if fl == "systime" and "sysTime/nanoseconds" not in header:
                 problems.append("sample types: " + header)
+            # per-line costs: each (file, line)'s, every event, as the
+            # profile's own lines sum them (--inline: no lines yet)
+            if not opts and fl != "folded-tree":
+                want = callgrind_line_costs(files)
+                got = pprof_line_costs(decode_profile(open(out, "rb").read()))
+                for ev in want:
+                    if got.get(ev) != want[ev]:
+                        diff = set(got.get(ev, {}).items()) ^ set(want[ev].items())
+                        problems.append("%s: lines differ, e.g. %r" % (ev, sorted(diff)[:3]))
             T.check(n("totals-and-traces"), not problems and sums, "; ".join(problems))
         except RuntimeError as e:
             T.check(n("totals-and-traces"), False, str(e))
