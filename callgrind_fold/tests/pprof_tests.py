@@ -204,18 +204,22 @@ def run(T, binary, tag, golden=None):
         # with lines: a leaf's location per line of its innermost
         # function (outer's 10 and 11, sum_squares' 20 and 22 of inl.h),
         # the location of a caller's (or a leaf's at its first line) the
-        # one without a line
+        # one without a line, an inlined frame's first line its code's
         want_locs = {1: ["main"], 2: ["outer"], 3: ["outer"], 4: ["sum_squares", "outer"],
-                     5: ["sum_squares", "outer"], 6: ["sum_squares", "outer"], 7: ["kernel"],
-                     8: ["square", "outer"], 9: ["other"], 10: ["square", "other"]}
+                     5: ["sum_squares", "outer"], 6: ["kernel"], 7: ["square", "outer"],
+                     8: ["other"], 9: ["square", "other"]}
         want_samples = [([1], [5]), ([2, 1], [4]), ([3, 1], [2]), ([4, 1], [30]),
-                        ([5, 1], [6]), ([7, 6, 1], [40]), ([8, 1], [20]), ([9], [1]),
-                        ([10], [7])]
+                        ([5, 1], [6]), ([6, 4, 1], [40]), ([7, 1], [20]), ([8], [1]),
+                        ([9], [7])]
         T.check(name("golden/inlined-locations/ids"),
                 locs == want_locs and prof["samples"] == want_samples,
                 "locations %r, samples %r" % (locs, prof["samples"]))
-        # the inlined code's lines in its own file (fi=), as Functions of
-        # that file
+        # the inlined code's lines in its own file (fi=), its Function's
+        # file and first line those of its code
+        fns = {(f["name"], f["filename"], f["start_line"]) for f in prof["functions"].values()}
+        T.check(name("golden/inlined-locations/inlined-functions"),
+                ("sum_squares", "inl.h", 20) in fns and ("square", "inl.h", 21) in fns and
+                ("other", "prog.c", 40) in fns, repr(fns))
         T.check(name("golden/inlined-locations/lines"), line_costs(prof) == {
             ("main", "prog.c", 1): [5], ("outer", "prog.c", 10): [4],
             ("outer", "prog.c", 11): [2], ("sum_squares", "inl.h", 20): [30],

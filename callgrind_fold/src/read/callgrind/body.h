@@ -105,10 +105,13 @@ cost_line_values(struct parser *P, uint64_t addr, uint64_t line, uint64_t cost)
     if (P->body.part.by_address && !call && !P->body.jump_pending)
         P->addr.last_instr = addr;
     if (want_line && !call && !P->body.jump_pending) {
+        /* the first line of the code the cost is of: inlined code's
+         * ("cfni="), in its own file, is not its function's */
+        uint32_t at = P->body.inlined != NO_NODE ? P->body.inlined : P->body.function;
         P->addr.last_line = line;
-        if (P->body.function != NO_NODE && line > 0 && line <= UINT32_MAX - 1 &&
-            P->body.prof->nodes[P->body.function].line == 0)
-            P->body.prof->nodes[P->body.function].line = first_line = (uint32_t)line;
+        if (at != NO_NODE && line > 0 && line <= UINT32_MAX - 1 &&
+            P->body.prof->nodes[at].line == 0)
+            P->body.prof->nodes[at].line = first_line = (uint32_t)line;
     }
     P->body.jump_pending = false;
     if (!call && P->body.function == NO_NODE)
