@@ -166,7 +166,7 @@ static int fold_section(struct router *r, const struct section_graph *pt, char *
 {
     if (fold_profile(&pt->prof, pt->columns, &r->fold, err, errlen))
         return -1;
-    if (pt->lines.n && fold_lines(&pt->lines, &pt->prof, pt->columns, &r->fold)) {
+    if ((pt->lines.n || pt->lines.nsites) && fold_lines(&pt->lines, &pt->prof, pt->columns, &r->fold)) {
         snprintf(err, errlen, "summed line costs overflow 64 bits");
         return -1;
     }

@@ -170,8 +170,8 @@ def run(T, binary, tag, golden=None):
                 problems.append("mapping flags %r" % m)
         by_id = {i: m["filename"] for i, m in prof["mappings"].items()}
         # main's own costs at its lines 10 and 11 (leaf locations), as a
-        # caller at its first line; memcpy's at 50
-        want_lines = {("main", 10), ("main", 11), ("memcpy", 50)}
+        # caller at the line of its call (12); memcpy's at 50
+        want_lines = {("main", 10), ("main", 11), ("main", 12), ("memcpy", 50)}
         for loc in prof["locations"].values():
             f = prof["functions"][loc["lines"][0][0]]
             want_map = "/bin/small" if f["name"] == "main" else "/lib/libc.so.6"
@@ -203,14 +203,16 @@ def run(T, binary, tag, golden=None):
         locs = {i: [fn[f] for f, _ in loc["lines"]] for i, loc in prof["locations"].items()}
         # with lines: a leaf's location per line of its innermost
         # function (outer's 10 and 11, sum_squares' 20 and 22 of inl.h),
-        # the location of a caller's (or a leaf's at its first line) the
-        # one without a line, an inlined frame's first line its code's
-        want_locs = {1: ["main"], 2: ["outer"], 3: ["outer"], 4: ["sum_squares", "outer"],
-                     5: ["sum_squares", "outer"], 6: ["kernel"], 7: ["square", "outer"],
-                     8: ["other"], 9: ["square", "other"]}
-        want_samples = [([1], [5]), ([2, 1], [4]), ([3, 1], [2]), ([4, 1], [30]),
-                        ([5, 1], [6]), ([6, 4, 1], [40]), ([7, 1], [20]), ([8], [1]),
-                        ([9], [7])]
+        # a caller's at the line of its call (main's 2, sum_squares' 22
+        # calling kernel), a leaf's at its first line the one without a
+        # line, an inlined frame's first line its code's
+        want_locs = {1: ["main"], 2: ["main"], 3: ["outer"], 4: ["outer"],
+                     5: ["sum_squares", "outer"], 6: ["sum_squares", "outer"],
+                     7: ["sum_squares", "outer"], 8: ["kernel"], 9: ["square", "outer"],
+                     10: ["other"], 11: ["square", "other"]}
+        want_samples = [([1], [5]), ([3, 2], [4]), ([4, 2], [2]), ([5, 2], [30]),
+                        ([6, 2], [6]), ([8, 7, 2], [40]), ([9, 2], [20]), ([10], [1]),
+                        ([11], [7])]
         T.check(name("golden/inlined-locations/ids"),
                 locs == want_locs and prof["samples"] == want_samples,
                 "locations %r, samples %r" % (locs, prof["samples"]))
@@ -500,6 +502,16 @@ def _lines(T, binary, name, work):
            if prof["functions"][prof["locations"][locs[0]]["lines"][0][0]]["name"] == "hot"]
     T.check(n("samples-at-most-lines-plus-stacks"),
             all(sum(1 for v in hot if v[c]) <= 7 for c in (0, 1)), repr(hot))
+    # callers at the lines of their calls: main calls hot at 5 and mid
+    # at 6, mid calls hot at 31
+    sites = set()
+    for locs, _ in prof["samples"]:
+        for caller, callee in zip(locs[1:], locs):
+            fid, line = prof["locations"][caller]["lines"][0]
+            sites.add((prof["functions"][fid]["name"], line, prof["functions"][
+                prof["locations"][callee]["lines"][-1][0]]["name"]))
+    T.check(n("callers-at-call-sites"),
+            sites == {("main", 5, "hot"), ("main", 6, "mid"), ("mid", 31, "hot")}, repr(sites))
     T.check(n("comment-says-lines-are-not-paths"),
             any(c.startswith("lines: ") for c in prof["comments"]), repr(prof["comments"]))
     p = T.run([binary, "-f", "pprof", "-o", out + ".exact", src],
@@ -549,6 +561,12 @@ def _lines(T, binary, name, work):
                 if fn != "pad" and ln and v[k]}
         if got != want:
             problems.append("%s: -list %r, want %r" % (ev, got, want))
+        # cum at the call sites: the calls' inclusive costs
+        cum = list_flat(text, column=2)
+        want_cum = {("main", "lines.c", 5): [60, 10][k], ("main", "lines.c", 6): [21, 4][k],
+                    ("mid", "lines.c", 31): [20, 4][k]}
+        if any(cum.get(key) != v for key, v in want_cum.items()):
+            problems.append("%s: -list cum %r" % (ev, cum))
     T.check(n("go-tool-pprof-list"), not problems, "; ".join(problems))
 
 
@@ -627,9 +645,9 @@ def pprof_line_costs(prof):
     return {ev: {k: v for k, v in d.items() if v} for ev, d in out.items()}
 
 
-def list_flat(text):
-    """go tool pprof -list: {(function, file base name, line): flat}, lines
-    with a flat cost only."""
+def list_flat(text, column=1):
+    """go tool pprof -list: {(function, file base name, line): flat} (cum
+    with column 2), lines with a cost in that column only."""
     out, fn, fl = {}, None, None
     for line in text.splitlines():
         m = re.match(r"ROUTINE =+ (\S+) in (.*)$", line)
@@ -637,8 +655,8 @@ def list_flat(text):
             fn, fl = m.group(1), os.path.basename(m.group(2).strip())
             continue
         m = re.match(r"\s*(\S+)\s+(\S+)\s+(\d+):", line)
-        if m and fn and m.group(1) != ".":
-            out[(fn, fl, int(m.group(3)))] = int(m.group(1))
+        if m and fn and m.group(column) != ".":
+            out[(fn, fl, int(m.group(3)))] = int(m.group(column))
     return out
 
 

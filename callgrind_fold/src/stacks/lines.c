@@ -19,8 +19,45 @@ void line_table_init(struct line_table *lt)
     lt->last = UINT32_MAX;
 }
 
+/* The site (caller, callee, file, line) in index/sites, made if new;
+ * its cost saturates (it only ranks a pair's sites). */
+static void site_add(struct hashmap *index, struct call_site **sites, size_t *n, size_t *cap,
+                     const struct call_site *at)
+{
+    bool inserted;
+    uint32_t e = *hashmap_upsert(index, (uint64_t)at->caller << 32 | at->callee,
+                                 (uint64_t)at->file << 32 | at->line, (uint32_t)*n, &inserted);
+    if (inserted) {
+        if (*n >= UINT32_MAX - 1)
+            out_of_memory();
+        GROW(*sites, *cap, *n);
+        (*sites)[e] = *at;
+        (*sites)[e].cost = 0;
+        (*n)++;
+    }
+    if (!add_u64((*sites)[e].cost, at->cost, &(*sites)[e].cost))
+        (*sites)[e].cost = UINT64_MAX;
+}
+
+void line_table_site(struct line_table *lt, uint32_t caller, uint32_t callee, uint32_t file,
+                     uint32_t line, uint64_t cost)
+{
+    site_add(&lt->site_index, &lt->site, &lt->nsites, &lt->sites_cap,
+             &(struct call_site){caller, callee, file, line, cost});
+}
+
+void stacks_site_add(struct stacks *s, uint32_t caller, uint32_t callee, uint32_t file,
+                     uint32_t line, uint64_t cost)
+{
+    struct stacks_lines *l = &s->lines;
+    site_add(&l->site_index, &l->site, &l->nsites, &l->sites_cap,
+             &(struct call_site){caller, callee, file, line, cost});
+}
+
 void line_table_free(struct line_table *lt)
 {
+    hashmap_free(&lt->site_index);
+    free(lt->site);
     hashmap_free(&lt->index);
     free(lt->key);
     free(lt->cost);
@@ -33,7 +70,8 @@ void line_table_reset(struct line_table *lt, size_t ncols)
     if (lt->ncols > 1)
         cost_rows_clear(&lt->more, lt->n * (lt->ncols - 1));
     hashmap_clear(&lt->index);
-    lt->n = 0;
+    hashmap_clear(&lt->site_index);
+    lt->n = lt->nsites = 0;
     lt->ncols = ncols;
     lt->last = UINT32_MAX;
 }
@@ -64,6 +102,8 @@ uint32_t line_table_miss(struct line_table *lt, uint32_t node, uint32_t file, ui
 
 void stacks_lines_free(struct stacks_lines *l)
 {
+    hashmap_free(&l->site_index);
+    free(l->site);
     hashmap_free(&l->index);
     free(l->key);
     for (size_t c = 0; c < l->ncols; c++)
@@ -126,6 +166,12 @@ void stacks_lines_carry(struct stacks *to, const struct stacks *from, const uint
                 (void)stacks_line_add(to, c, frame_map[k->at], k->file, k->line, count);
         }
     }
+    for (size_t i = 0; i < l->nsites; i++) {
+        const struct call_site *cs = &l->site[i];
+        if (frame_map[cs->caller] != UINT32_MAX && frame_map[cs->callee] != UINT32_MAX)
+            stacks_site_add(to, frame_map[cs->caller], frame_map[cs->callee], cs->file,
+                            cs->line, cs->cost);
+    }
 }
 
 /* ---- the fold ---- */
@@ -137,9 +183,23 @@ static uint64_t line_table_cost(const struct line_table *lt, uint32_t e, size_t 
                   : cost_rows_cell(&lt->more, (size_t)e * (lt->ncols - 1) + c - 1);
 }
 
+/* The frame fold_profile() made of node `node`, or UINT32_MAX. */
+static uint32_t frame_of_node(const struct fold_target *t, const struct profile *p, uint32_t node)
+{
+    uint32_t frame;
+    const struct fn_node *fn = &p->nodes[node];
+    return hashmap_get(&t->frame_of, fn->name, fn->object, &frame) ? frame : UINT32_MAX;
+}
+
 int fold_lines(const struct line_table *lt, const struct profile *p, const size_t *columns,
                struct fold_target *t)
 {
+    for (size_t i = 0; i < lt->nsites; i++) {
+        const struct call_site *cs = &lt->site[i];
+        uint32_t caller = frame_of_node(t, p, cs->caller), callee = frame_of_node(t, p, cs->callee);
+        if (caller != UINT32_MAX && callee != UINT32_MAX && cs->cost)
+            stacks_site_add(t->out, caller, callee, cs->file, cs->line, cs->cost);
+    }
     for (uint32_t e = 0; e < lt->n; e++) {
         const struct fn_node *fn = &p->nodes[lt->key[e].at];
         uint32_t frame;

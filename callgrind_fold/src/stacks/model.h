@@ -67,7 +67,20 @@ struct stacks {
         uint64_t **count;        /* column -> entry -> summed count */
         size_t *count_cap;       /* column -> its room: entries past it count 0 */
         size_t ncols;
+        /* Call sites: (caller frame, callee frame, file, line) -> the
+         * inclusive cost of the chosen event's calls there, for a
+         * caller's location at the line of its call. */
+        struct hashmap site_index;
+        struct call_site *site;
+        size_t nsites, sites_cap;
     } lines;
+};
+
+/* Where a caller called a callee: frames (or nodes, in a part's table),
+ * file and line, and the calls' inclusive cost of column 0. */
+struct call_site {
+    uint32_t caller, callee, file, line;
+    uint64_t cost;
 };
 
 /* A source line of a function (node) or frame: `at` is the node or the
@@ -296,9 +309,14 @@ static inline uint64_t stacks_line_count(const struct stacks *s, size_t col, uin
     return col < s->lines.ncols && id < s->lines.count_cap[col] ? s->lines.count[col][id] : 0;
 }
 
-/* The lines of `from` added to `to`, each frame f of from as frame
- * frame_map[f] of to (UINT32_MAX: a frame dropped, its lines too): what
- * every function that makes stacks of other stacks does with them. */
+/* Adds `cost` to the call site (caller, callee, file, line); saturating:
+ * it only ranks a pair's sites. */
+void stacks_site_add(struct stacks *s, uint32_t caller, uint32_t callee, uint32_t file,
+                     uint32_t line, uint64_t cost);
+/* The lines and call sites of `from` added to `to`, each frame f of from
+ * as frame frame_map[f] of to (UINT32_MAX: a frame dropped, its lines
+ * too): what every function that makes stacks of other stacks does with
+ * them. */
 void stacks_lines_carry(struct stacks *to, const struct stacks *from, const uint32_t *frame_map);
 void stacks_lines_free(struct stacks_lines *l);
 
@@ -495,6 +513,10 @@ struct line_table {
     struct cost_rows more;      /* columns 1 .. ncols - 1 */
     uint32_t last;              /* the entry last asked for: consecutive
                                    cost lines often share a line */
+    /* call sites by (caller node, callee node, file, line), column 0 */
+    struct hashmap site_index;
+    struct call_site *site;
+    size_t nsites, sites_cap;
 };
 
 void line_table_init(struct line_table *lt);
@@ -513,6 +535,10 @@ static inline uint32_t line_table_entry(struct line_table *lt, uint32_t node, ui
     }
     return line_table_miss(lt, node, file, line);
 }
+
+/* Adds a call's inclusive cost (column 0) to its site; saturating. */
+void line_table_site(struct line_table *lt, uint32_t caller, uint32_t callee, uint32_t file,
+                     uint32_t line, uint64_t cost);
 
 /* Row of entry e's columns 1 .. ncols - 1. */
 static inline uint64_t *line_table_more(struct line_table *lt, uint32_t e)

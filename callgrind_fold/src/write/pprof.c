@@ -24,7 +24,9 @@
  * line of the leaf function, each with its Location (function, line), so
  * that pprof's per-line views show each line's cost.  The stacks stay the
  * same (a sample's values summed over its lines are the stack's).
- * Callers' Locations keep the function's first line. */
+ * A caller's Location is at the line of its call to the next frame of
+ * the stack (with several sites, the costliest), else at its function's
+ * first line. */
 #include "pprof.h"
 #include "util/util.h"
 
@@ -160,6 +162,10 @@ struct pprof {
     size_t nother, other_cap;
     uint32_t *key;             /* a location's key being made */
     size_t key_cap;
+    /* (caller frame, callee frame) -> its costliest call site + 1
+     * (stacks_lines.site); (frame, site) -> the location of a one-frame
+     * caller at that site */
+    struct hashmap best_site, site_location;
     /* Some frame split by its lines is the leaf of several stacks: which
      * stack each line's cost went with was chosen (the comment says so). */
     bool lines_chosen;
@@ -239,6 +245,47 @@ static uint32_t location_line_id(struct pprof *P, const uint32_t *f, size_t n, u
     for (size_t k = 0; k < n; k++)
         P->used[f[k]] = true;
     return strtab_intern(&P->locations, (const char *)P->key, (n + 2) * sizeof *P->key) + 1;
+}
+
+/* The location of caller frames f[0..n) at call site `site`: its key is
+ * its frames, NO_LINE twice and the site; a one-frame location's id is
+ * kept by (frame, site), so that only its first use hashes it. */
+static uint32_t location_site_id(struct pprof *P, const uint32_t *f, size_t n, uint32_t site)
+{
+    uint32_t loc;
+    if (n == 1 && hashmap_get(&P->site_location, f[0], site, &loc))
+        return loc;
+    GROW(P->key, P->key_cap, n + 3);
+    memcpy(P->key, f, n * sizeof *f);
+    P->key[n] = P->key[n + 1] = NO_LINE;
+    P->key[n + 2] = site;
+    for (size_t k = 0; k < n; k++)
+        P->used[f[k]] = true;
+    loc = strtab_intern(&P->locations, (const char *)P->key, (n + 3) * sizeof *P->key) + 1;
+    if (n == 1)
+        hashmap_put(&P->site_location, f[0], site, loc);
+    return loc;
+}
+
+/* Each (caller, callee) pair's costliest call site (the first of equal
+ * ones). */
+static void call_sites_prepare(struct pprof *P)
+{
+    const struct stacks_lines *l = &P->s->lines;
+    for (uint32_t i = 0; i < l->nsites; i++) {
+        const struct call_site *cs = &l->site[i];
+        bool inserted;
+        uint32_t *best = hashmap_upsert(&P->best_site, cs->caller, cs->callee, i + 1, &inserted);
+        if (!inserted && cs->cost > l->site[*best - 1].cost)
+            *best = i + 1;
+    }
+}
+
+/* The call site of frame `caller` calling `callee` + 1, or 0: none. */
+static uint32_t site_of(const struct pprof *P, uint32_t caller, uint32_t callee)
+{
+    uint32_t best;
+    return P->best_site.count && hashmap_get(&P->best_site, caller, callee, &best) ? best : 0;
 }
 
 /* ---- the leaves' lines ---- */
@@ -475,6 +522,10 @@ struct sample_scratch {
     uint64_t *values;
     uint32_t *locs;
     size_t locs_cap;
+    size_t *ends;              /* location k ends before frame ends[k] */
+    size_t ends_cap;
+    const uint32_t *prev;      /* the stack before: its frames, locations */
+    size_t prev_n, prev_nlocs;
     struct buf packed;
     struct line_piece *pieces;
     size_t pieces_cap;
@@ -509,6 +560,22 @@ static void put_line_samples(struct pprof *P, struct buf *pb, struct sample_scra
     }
 }
 
+/* The location of frames f[i..j) of a stack of n frames: a caller's at
+ * the line of its call to f[j] when the call's site is known, else
+ * without a line; 0 for a leaf split by lines (`lines`), whose
+ * locations put_line_samples() makes. */
+static uint32_t location_of_frames(struct pprof *P, const uint32_t *f, size_t i, size_t j,
+                                   size_t n, bool lines)
+{
+    uint32_t site = j < n ? site_of(P, f[j - 1], f[j]) : 0;
+    if (site)
+        return location_site_id(P, f + i, j - i, site - 1);
+    uint32_t loc = j == i + 1 ? P->location_of[f[i]] : 0;
+    if (!loc && !(lines && j == n))
+        loc = location_id(P, f + i, j - i);
+    return loc;
+}
+
 /* Samples: one per stack with a nonzero value for some event, or with
  * lines one per line of its leaf. There are as many samples as stacks
  * and location ids as frames, so each location id is looked up once per
@@ -540,25 +607,34 @@ static void put_samples(struct pprof *P, struct buf *pb)
         /* A frame and the inlined frames below it are one location;
          * the leaf's, split by lines, is made by put_line_samples(). */
         bool lines = leaf_has_lines(P, leaf_of(P, f, n));
-        size_t nlocs = 0, leaf = 0;
         GROW(x.locs, x.locs_cap, n);
-        for (size_t i = thread ? 1 : 0; i < n;) {
+        GROW(x.ends, x.ends_cap, n);
+        /* The locations of the stack before that end before the frames
+         * both share end are this one's too (a caller's depends on its
+         * callee): neighbours share most of their frames. */
+        size_t k = x.prev ? stacks_common_frames(x.prev, x.prev_n, f, n) : 0, nlocs = 0;
+        while (nlocs < x.prev_nlocs && x.ends[nlocs] < k)
+            nlocs++;
+        size_t leaf = 0;
+        for (size_t i = nlocs ? x.ends[nlocs - 1] : thread ? 1 : 0; i < n;) {
             size_t j = i + 1;
             while (j < n && P->inlined[f[j]])
                 j++;
-            uint32_t loc = j == i + 1 ? P->location_of[f[i]] : 0;
-            if (!loc && !(lines && j == n))
-                loc = location_id(P, f + i, j - i);
-            x.locs[nlocs++] = loc;
+            x.ends[nlocs] = j;
+            x.locs[nlocs++] = location_of_frames(P, f, i, j, n, lines);
             leaf = i;
             i = j;
         }
+        x.prev = f;
+        x.prev_n = n;
+        x.prev_nlocs = nlocs;
         if (lines && nlocs)
             put_line_samples(P, pb, &x, f, leaf, n, nlocs, labels);
         else
             put_sample(P, pb, &x.packed, x.locs, nlocs, x.values, labels);
     }
     free(x.locs);
+    free(x.ends);
     free(x.values);
     free(x.pieces);
     buf_free(&x.packed);
@@ -621,9 +697,16 @@ static void put_locations(struct pprof *P, struct buf *pb)
     for (uint32_t loc = 0; loc < P->locations.count; loc++) {
         size_t n = strtab_len(&P->locations, loc) / sizeof(uint32_t);
         const uint32_t *f = (const uint32_t *)(const void *)strtab_str(&P->locations, loc);
-        /* a leaf's location at a line: its frames, NO_LINE, the entry */
+        /* a leaf's location at a line: its frames, NO_LINE, the entry;
+         * a caller's at a call site: its frames, NO_LINE twice, the site */
+        struct line_key at_line;
         const struct line_key *at = NULL;
-        if (n >= 3 && f[n - 2] == NO_LINE) {
+        if (n >= 4 && f[n - 3] == NO_LINE && f[n - 2] == NO_LINE) {
+            const struct call_site *cs = &P->s->lines.site[f[n - 1]];
+            at_line = (struct line_key){cs->caller, cs->file, cs->line};
+            at = &at_line;
+            n -= 3;
+        } else if (n >= 3 && f[n - 2] == NO_LINE) {
             at = stacks_line_key(P->s, f[n - 1]);
             n -= 2;
         }
@@ -758,7 +841,10 @@ int pprof_write(const struct render_job *job, FILE *out)
     P.thread_of = xcalloc(nf, sizeof *P.thread_of);
     thread_labels(&P);
     hashmap_init(&P.other_files);
+    hashmap_init(&P.best_site);
+    hashmap_init(&P.site_location);
     leaf_lines_prepare(&P);
+    call_sites_prepare(&P);
     for (uint32_t f = 0; f < nframes; f++) {
         size_t len;
         const char *text = stacks_frame_text(s, f, &len);
@@ -801,6 +887,8 @@ int pprof_write(const struct render_job *job, FILE *out)
     free(P.key);
     free(P.other);
     hashmap_free(&P.other_files);
+    hashmap_free(&P.best_site);
+    hashmap_free(&P.site_location);
     leaf_lines_free(&P.lines);
     for (size_t t = 0; t < job->nthreads; t++)
         buf_free(&P.labels[t]);

@@ -124,6 +124,12 @@ cost_line_values(struct parser *P, uint64_t addr, uint64_t line, uint64_t cost)
     if (want_line && !call && !P->body.part.by_address)
         line_cost_add(P, P->body.inlined != NO_NODE ? P->body.inlined : P->body.function,
                       line, cost);
+    /* a call's line: where its caller's location is when it calls */
+    if (want_line && call && !P->body.part.by_address)
+        line_table_site(&P->body.part.lines,
+                        P->body.inlined != NO_NODE ? P->body.inlined : P->body.function,
+                        P->body.callee, P->body.file,
+                        line <= UINT32_MAX - 1 ? (uint32_t)line : 0, cost);
     if (call) {
         P->body.call_pending = false;
         P->body.call_object = P->body.call_file = NO_NAME;
