@@ -9,6 +9,7 @@
  * other program, its base name and arguments. The whole command stays on
  * the page in small print, so the heading may be shortened. */
 #include "report.h"
+#include "stacks/present.h"
 #include "textout.h"
 
 #include <stdbool.h>
@@ -36,10 +37,9 @@ static bool next_word(const char **p, struct word *w)
 /* The last component of a path ("/usr/bin/node" -> "node"). */
 static struct word base_name(struct word w)
 {
-    for (size_t i = w.n; i-- > 0;)
-        if (w.s[i] == '/' && i + 1 < w.n)
-            return (struct word){w.s + i + 1, w.n - i - 1};
-    return w;
+    struct word base;
+    base.s = object_base_name(w.s, w.n, &base.n);
+    return base;
 }
 
 static bool word_is(struct word w, const char *text)
@@ -168,13 +168,9 @@ void report_ran(struct buf *out, const char *cmd)
     shorten(out, REPORT_HEADING_MAX_CHARS);
 }
 
-void report_heading(struct buf *out, const char *title, const struct report *r)
+/* The heading without --title: what ran, else the input's base name. */
+static void what_was_run(struct buf *out, const struct report *r)
 {
-    out->len = 0;
-    if (title) {
-        buf_append(out, title, strlen(title));
-        return;
-    }
     report_ran(out, r->cmd);
     if (out->len)
         return;
@@ -186,16 +182,25 @@ void report_heading(struct buf *out, const char *title, const struct report *r)
     buf_append(out, "callgrind_fold report", strlen("callgrind_fold report"));
 }
 
-void report_diff_heading(struct buf *out, const char *title, const struct report_diff *d)
+void report_heading(struct buf *out, const struct report *r)
 {
     out->len = 0;
-    if (title) {
-        buf_append(out, title, strlen(title));
+    if (r->title)
+        buf_append(out, r->title, strlen(r->title));
+    else
+        what_was_run(out, r);
+}
+
+void report_diff_heading(struct buf *out, const struct report_diff *d)
+{
+    out->len = 0;
+    if (d->new->title) {
+        buf_append(out, d->new->title, strlen(d->new->title));
         return;
     }
     struct buf old = {0};
-    report_heading(&old, NULL, d->old);
-    report_heading(out, NULL, d->new);
+    what_was_run(&old, d->old);
+    what_was_run(out, d->new);
     /* the same program before and after is the usual case: named once */
     if (old.len != out->len || memcmp(buf_cstr(&old), buf_cstr(out), old.len) != 0) {
         struct buf new = *out;

@@ -299,7 +299,7 @@ static void put_threads(struct textout *o, const struct report_part *p)
 int html_write_report(FILE *out, const struct render_options *ro, const struct report *r)
 {
     struct buf heading = {0};
-    report_heading(&heading, ro->title ? ro->title : r->title, r);
+    report_heading(&heading, r);
     const char *title = buf_cstr(&heading);
     struct textout o;
     to_init(&o, out);
@@ -376,7 +376,7 @@ int html_write_diff(FILE *out, const struct render_options *ro, const struct rep
 {
     const struct report *r = d->new;
     struct buf heading = {0};
-    report_diff_heading(&heading, ro->title ? ro->title : r->title, d);
+    report_diff_heading(&heading, d);
     const char *title = buf_cstr(&heading);
     size_t ne = r->nevents;
     struct textout o;

@@ -77,14 +77,12 @@ static size_t event_at(const struct report *r, size_t k)
 }
 
 /* "## HEADING" (report_heading), one line whatever the title holds: a
- * newline would end the heading and start a paragraph of its own.
- * The heading is freed. */
-static void put_heading(struct textout *o, struct buf *heading)
+ * newline would end the heading and start a paragraph of its own. */
+static void put_heading(struct textout *o, const char *heading)
 {
     to_puts(o, "## ");
-    put_cell(o, buf_cstr(heading));
+    put_cell(o, heading);
     to_puts(o, "\n\n");
-    buf_free(heading);
 }
 
 static void put_header_notes(struct textout *o, const struct report *r)
@@ -102,13 +100,14 @@ static void put_header_notes(struct textout *o, const struct report *r)
     }
 }
 
-int md_write_report(FILE *out, const struct render_options *ro, const struct report *r)
+int md_write_report(FILE *out, const struct report *r)
 {
     struct buf heading = {0};
-    report_heading(&heading, ro->title ? ro->title : r->title, r);
+    report_heading(&heading, r);
     struct textout o;
     to_init(&o, out);
-    put_heading(&o, &heading);
+    put_heading(&o, buf_cstr(&heading));
+    buf_free(&heading);
     put_header_notes(&o, r);
     to_puts(&o, "| Benchmark |");
     for (size_t k = 0; k < r->nevents; k++) {
@@ -137,7 +136,7 @@ int md_write_report(FILE *out, const struct render_options *ro, const struct rep
     return to_finish(&o);
 }
 
-int md_write_diff(FILE *out, const struct render_options *ro, const struct report_diff *d)
+int md_write_diff(FILE *out, const struct report_diff *d)
 {
     const struct report *old = d->old, *new = d->new;
     const char *event = new->nevents ? new->events[new->default_event] : "";
@@ -145,8 +144,9 @@ int md_write_diff(FILE *out, const struct render_options *ro, const struct repor
     struct textout o;
     to_init(&o, out);
     struct buf heading = {0};
-    report_diff_heading(&heading, ro->title ? ro->title : new->title, d);
-    put_heading(&o, &heading);
+    report_diff_heading(&heading, d);
+    put_heading(&o, buf_cstr(&heading));
+    buf_free(&heading);
     put_header_notes(&o, new);
     to_puts(&o, "| Benchmark | ");
     put_cell(&o, event);

@@ -80,13 +80,13 @@ static inline size_t report_event_index(const struct report *r, const char *name
     return SIZE_MAX;
 }
 
-/* A report's heading (heading.c), one line: `title` when given (--title
- * wins), else what the profile's "cmd:" line ran (report_ran), else the
- * input's base name. */
-void report_heading(struct buf *out, const char *title, const struct report *r);
-/* --diff OLD NEW's: `title`, else both runs' headings, once when they
- * are the same and "OLD → NEW" when not. */
-void report_diff_heading(struct buf *out, const char *title, const struct report_diff *d);
+/* A report's heading (heading.c), one line: its title when given
+ * (--title wins), else what the profile's "cmd:" line ran (report_ran),
+ * else the input's base name. */
+void report_heading(struct buf *out, const struct report *r);
+/* --diff OLD NEW's: the new run's title, else both runs' headings, once
+ * when they are the same and "OLD → NEW" when not. */
+void report_diff_heading(struct buf *out, const struct report_diff *d);
 /* What a "cmd:" line ran, at most REPORT_HEADING_MAX_CHARS characters:
  * the script an interpreter or test runner ran ("benches/bench.mjs" of
  * "/usr/bin/node --flag benches/bench.mjs"), else the program's base name
@@ -98,7 +98,7 @@ void report_ran(struct buf *out, const char *cmd);
  * its own message. */
 int html_write_report(FILE *out, const struct render_options *ro, const struct report *r);
 int html_write_diff(FILE *out, const struct render_options *ro, const struct report_diff *d);
-int md_write_diff(FILE *out, const struct render_options *ro, const struct report_diff *d);
-int md_write_report(FILE *out, const struct render_options *ro, const struct report *r);
+int md_write_diff(FILE *out, const struct report_diff *d);
+int md_write_report(FILE *out, const struct report *r);
 
 #endif

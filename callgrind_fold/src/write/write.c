@@ -85,10 +85,10 @@ int render_write(const struct render_job *job, FILE *out)
         bool html = job->ro->format == FORMAT_HTML;
         if (job->report_diff)
             rc = html ? html_write_diff(out, job->ro, job->report_diff)
-                      : md_write_diff(out, job->ro, job->report_diff);
+                      : md_write_diff(out, job->report_diff);
         else
             rc = html ? html_write_report(out, job->ro, job->report)
-                      : md_write_report(out, job->ro, job->report);
+                      : md_write_report(out, job->report);
         break;
     }
     case FORMAT_FOLDED:
