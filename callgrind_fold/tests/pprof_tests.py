@@ -230,6 +230,7 @@ def run(T, binary, tag, golden=None):
             repr(line_costs(prof)))
 
     _lines(T, binary, name, work)
+    _lines_one_event(T, binary, name, work)
 
     # Threads (callgrind --separate-threads=yes, tests/threads/): each
     # sample says its thread in labels "thread" (the thread's frame in
@@ -572,6 +573,87 @@ def _lines(T, binary, name, work):
 
 _NAME_KIND = {"fl": "file", "fi": "file", "fe": "file", "cfi": "file", "cfl": "file",
               "jfi": "file", "fn": "fn", "cfn": "fn", "jfn": "fn", "ob": "ob", "cob": "ob"}
+
+
+def _one_event_profile(path):
+    """A one-event callgrind.out (positions "instr line") whose line
+    subpositions take every plain form ("*", "+N", "-N", one digit, many,
+    past 2^32, a line with no cost), on runs of one line and on lines that
+    change, with "jump=", "fi="/"fe=" code and functions entered twice.
+    main calls each leaf from three call lines, two at one line: returns
+    {(leaf, line of main): inclusive cost} of the calls."""
+    import random
+    rnd = random.Random(53)
+    forms = lambda: rnd.choice(["*", "*", "*", "+%d" % rnd.randint(1, 9), "-%d" % rnd.randint(1, 3),
+                                str(rnd.randint(1, 9)), str(rnd.randint(10, 99999)),
+                                "123456789012", "+%d" % rnd.randint(10, 999)])
+    out = ["version: 1", "positions: instr line", "events: Ir", "ob=(1) /bin/one", "fl=(1) one.c"]
+    totals = {}
+    for visit in range(2):
+        for leaf in range(1, 7):
+            out.append("fn=(%d)%s" % (leaf + 1, "" if visit else " leaf%d" % leaf))
+            out.append("0x%x %d %d" % (0x1000 * leaf, 10 * leaf, rnd.randint(1, 9)))
+            for k in range(60):
+                if k == 20:
+                    out.append("jump=3 +16 +2")
+                if k == 40:
+                    out.append("fi=(2)%s" % ("" if visit or leaf > 1 else " one.h"))
+                if k == 50:
+                    out.append("fe=(1)")
+                cost = rnd.choice(["", " 0", " %d" % rnd.randint(1, 9), " %d" % rnd.randint(10, 99999)])
+                out.append("+%d %s%s" % (rnd.randint(1, 7), forms(), cost))
+        sites = {}
+        out.append("fn=(1)%s" % ("" if visit else " main"))
+        out.append("0x100 %d 1" % (3 + visit))
+        for leaf in range(1, 7):
+            for k, line in enumerate((20 + leaf, 40 + leaf, 20 + leaf)):
+                c = rnd.randint(1, 10 ** 6)
+                out.append("cfn=(%d)" % (leaf + 1))
+                out.append("calls=1 0x%x %d" % (0x1000 * leaf, 10 * leaf))
+                out.append("+%d %d %d" % (k + 1, line, c))
+                sites[("leaf%d" % leaf, line)] = sites.get(("leaf%d" % leaf, line), 0) + c
+                out.append("+1 * %d" % rnd.randint(1, 9))
+        for key, c in sites.items():
+            totals[key] = totals.get(key, 0) + c
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    return totals
+
+
+def _lines_one_event(T, binary, name, work):
+    """One event: the fast tiers read lines 64 bytes at a time (costrun.c's
+    blocks) too.  Each (file, line) as the profile says, the call sites
+    each caller's costliest, the blocks, the line-at-a-time tier and the
+    exact reader alike."""
+    n = lambda what: name("lines/one-event/" + what)
+    src = os.path.join(work, "one-event.cg")
+    sites = _one_event_profile(src)
+    out = os.path.join(work, "one-event.pb.gz")
+    rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out, src])
+    if not T.check(n("runs"), rc == 0, err):
+        return
+    raw = open(out, "rb").read()
+    prof = decode_profile(raw)
+    got, want = pprof_line_costs(prof), callgrind_line_costs([src])
+    T.check(n("each-line-exact"), got == want, "%r vs %r" % (got, want))
+    best = {}
+    for (leaf, line), c in sites.items():
+        if c > best.get(leaf, (0, 0))[1]:
+            best[leaf] = (line, c)
+    seen = {}
+    for locs, _ in prof["samples"]:
+        for caller, callee in zip(locs[1:], locs):
+            fid, line = prof["locations"][caller]["lines"][0]
+            leaf = prof["functions"][prof["locations"][callee]["lines"][-1][0]]["name"]
+            if prof["functions"][fid]["name"] == "main":
+                seen[leaf] = line
+    T.check(n("callers-at-costliest-sites"),
+            seen == {leaf: line for leaf, (line, _) in best.items()}, "%r vs %r" % (seen, best))
+    alike = True
+    for env in ({"CALLGRIND_FOLD_COST_BLOCKS": "0"}, {"CALLGRIND_FOLD_EXACT": "1"}):
+        p = T.run([binary, "-f", "pprof", "-o", out + ".other", src], env=dict(os.environ, **env))
+        alike &= p.returncode == 0 and open(out + ".other", "rb").read() == raw
+    T.check(n("tiers-alike"), alike)
 
 
 def callgrind_line_costs(paths):
