@@ -11,54 +11,132 @@
 
 /* ---- a part's lines ---- */
 
+/* The part's line table is looked up once per line a cost line changes
+ * to: its index holds entry numbers + 1 (0: empty), the keys read from
+ * the entries, as the profile's (profile.c): a probe touches the slots
+ * and one key, not a general map's four arrays.  The load stays at or
+ * below 1/2. */
+
+static inline uint64_t line_key_hash(uint32_t at, uint32_t file, uint32_t line)
+{
+    return hash_mix((uint64_t)at << 32 | file, line);
+}
+
+/* Room for one more entry: the index doubled when full to half, the
+ * entries placed again by their keys' hashes. */
+static void index_reserve(struct line_table *lt)
+{
+    struct entry_index *ix = &lt->index;
+    if ((ix->count + 1) * 2 <= ix->capacity)
+        return;
+    struct entry_index old = *ix;
+    ix->capacity = old.capacity ? old.capacity * 2 : 256;
+    ix->slots = xcalloc(ix->capacity, sizeof *ix->slots);
+    size_t mask = ix->capacity - 1;
+    for (size_t i = 0; i < old.capacity; i++) {
+        uint32_t v = old.slots[i];
+        if (!v)
+            continue;
+        const struct line_key *k = &lt->key[v - 1];
+        size_t j = (size_t)line_key_hash(k->at, k->file, k->line) & mask;
+        while (ix->slots[j])
+            j = (j + 1) & mask;
+        ix->slots[j] = v;
+    }
+    free(old.slots);
+}
+
 void line_table_init(struct line_table *lt)
 {
     memset(lt, 0, sizeof *lt);
-    hashmap_init(&lt->index);
     lt->ncols = 1;
     lt->last = UINT32_MAX;
 }
 
-/* The site (caller, callee, file, line) in index/sites, made if new;
- * its cost saturates (it only ranks a pair's sites). */
-static void site_add(struct hashmap *index, struct call_site **sites, size_t *n, size_t *cap,
-                     const struct call_site *at)
+void line_table_expect_bytes(struct line_table *lt, uint64_t bytes)
 {
-    bool inserted;
-    uint32_t e = *hashmap_upsert(index, (uint64_t)at->caller << 32 | at->callee,
-                                 (uint64_t)at->file << 32 | at->line, (uint32_t)*n, &inserted);
-    if (inserted) {
-        if (*n >= UINT32_MAX - 1)
-            out_of_memory();
-        GROW(*sites, *cap, *n);
-        (*sites)[e] = *at;
-        (*sites)[e].cost = 0;
-        (*n)++;
-    }
-    if (!add_u64((*sites)[e].cost, at->cost, &(*sites)[e].cost))
-        (*sites)[e].cost = UINT64_MAX;
+    /* a function's lines in a few hundred bytes or more: sized for
+     * fewer than a file can hold, as profile_expect_bytes() does, and
+     * grown if need be */
+    uint64_t most = (uint64_t)1 << 20, lines = bytes / 1024;
+    size_t cap = 256;
+    while (cap < 2 * (lines < most ? lines : most))
+        cap *= 2;
+    if (lt->index.count || cap <= lt->index.capacity)
+        return;
+    free(lt->index.slots);
+    lt->index.slots = xcalloc(cap, sizeof *lt->index.slots);
+    lt->index.capacity = cap;
 }
 
-void line_table_site(struct line_table *lt, uint32_t caller, uint32_t callee, uint32_t file,
-                     uint32_t line, uint64_t cost)
+/* A call's sites are found from its edge, not by a hash of their keys:
+ * the calls of a function are read together, so the edges and sites
+ * looked at are the latest ones, in the caches, where a hash would go
+ * anywhere in the table.  A site not found from the edge (none given,
+ * or edges renumbered) is added again: fold_lines() sums such twins. */
+void line_table_site(struct line_table *lt, uint32_t edge, uint32_t caller, uint32_t callee,
+                     uint32_t file, uint32_t line, uint64_t cost)
 {
-    site_add(&lt->site_index, &lt->site, &lt->nsites, &lt->sites_cap,
-             &(struct call_site){caller, callee, file, line, cost});
+    uint32_t *head = NULL;
+    if (edge != NO_NODE) {
+        if (edge >= lt->edge_sites) {
+            size_t n = lt->edge_sites ? lt->edge_sites : 256;
+            while (n <= edge)
+                n *= 2;
+            lt->edge_site = xrealloc(lt->edge_site, n * sizeof *lt->edge_site);
+            memset(lt->edge_site + lt->edge_sites, 0, (n - lt->edge_sites) * sizeof *lt->edge_site);
+            lt->edge_sites = n;
+        }
+        head = &lt->edge_site[edge];
+        for (uint32_t v = *head; v; v = lt->site_before[v - 1]) {
+            struct call_site *s = &lt->site[v - 1];
+            if (s->line == line && s->file == file && s->caller == caller && s->callee == callee) {
+                /* its cost only ranks a pair's sites: saturating */
+                if (!add_u64(s->cost, cost, &s->cost))
+                    s->cost = UINT64_MAX;
+                return;
+            }
+        }
+    }
+    if (lt->nsites >= UINT32_MAX - 1)
+        out_of_memory();
+    if (lt->nsites >= lt->sites_cap) {
+        size_t cap = lt->sites_cap ? lt->sites_cap * 2 : 256;
+        lt->site = xrealloc(lt->site, cap * sizeof *lt->site);
+        lt->site_before = xrealloc(lt->site_before, cap * sizeof *lt->site_before);
+        lt->sites_cap = cap;
+    }
+    lt->site[lt->nsites] = (struct call_site){caller, callee, file, line, cost};
+    lt->site_before[lt->nsites] = head ? *head : 0;
+    lt->nsites++;
+    if (head)
+        *head = (uint32_t)lt->nsites;
 }
 
 void stacks_site_add(struct stacks *s, uint32_t caller, uint32_t callee, uint32_t file,
                      uint32_t line, uint64_t cost)
 {
     struct stacks_lines *l = &s->lines;
-    site_add(&l->site_index, &l->site, &l->nsites, &l->sites_cap,
-             &(struct call_site){caller, callee, file, line, cost});
+    bool inserted;
+    uint32_t e = *hashmap_upsert(&l->site_index, (uint64_t)caller << 32 | callee,
+                                 (uint64_t)file << 32 | line, (uint32_t)l->nsites, &inserted);
+    if (inserted) {
+        if (l->nsites >= UINT32_MAX - 1)
+            out_of_memory();
+        GROW(l->site, l->sites_cap, l->nsites);
+        l->site[e] = (struct call_site){caller, callee, file, line, 0};
+        l->nsites++;
+    }
+    if (!add_u64(l->site[e].cost, cost, &l->site[e].cost))
+        l->site[e].cost = UINT64_MAX;
 }
 
 void line_table_free(struct line_table *lt)
 {
-    hashmap_free(&lt->site_index);
     free(lt->site);
-    hashmap_free(&lt->index);
+    free(lt->site_before);
+    free(lt->edge_site);
+    free(lt->index.slots);
     free(lt->key);
     free(lt->cost);
     free(lt->more.cells);
@@ -69,8 +147,11 @@ void line_table_reset(struct line_table *lt, size_t ncols)
 {
     if (lt->ncols > 1)
         cost_rows_clear(&lt->more, lt->n * (lt->ncols - 1));
-    hashmap_clear(&lt->index);
-    hashmap_clear(&lt->site_index);
+    if (lt->index.count)
+        memset(lt->index.slots, 0, lt->index.capacity * sizeof *lt->index.slots);
+    lt->index.count = 0;
+    if (lt->nsites)
+        memset(lt->edge_site, 0, lt->edge_sites * sizeof *lt->edge_site);
     lt->n = lt->nsites = 0;
     lt->ncols = ncols;
     lt->last = UINT32_MAX;
@@ -78,10 +159,19 @@ void line_table_reset(struct line_table *lt, size_t ncols)
 
 uint32_t line_table_miss(struct line_table *lt, uint32_t node, uint32_t file, uint32_t line)
 {
-    bool inserted;
-    uint32_t e = *hashmap_upsert(&lt->index, (uint64_t)node << 32 | file, line,
-                                 (uint32_t)lt->n, &inserted);
-    if (inserted) {
+    index_reserve(lt);
+    size_t mask = lt->index.capacity - 1;
+    size_t i = (size_t)line_key_hash(node, file, line) & mask;
+    uint32_t v;
+    for (;; i = (i + 1) & mask) {
+        v = lt->index.slots[i];
+        if (!v)
+            break;
+        const struct line_key *k = &lt->key[v - 1];
+        if (k->line == line && k->at == node && k->file == file)
+            break;
+    }
+    if (!v) {
         if (lt->n >= UINT32_MAX - 1)
             out_of_memory();
         if (lt->n >= lt->cap) {
@@ -90,12 +180,13 @@ uint32_t line_table_miss(struct line_table *lt, uint32_t node, uint32_t file, ui
             lt->cost = xrealloc(lt->cost, cap * sizeof *lt->cost);
             lt->cap = cap;
         }
-        lt->key[e] = (struct line_key){node, file, line};
-        lt->cost[e] = 0;
-        lt->n++;
+        lt->key[lt->n] = (struct line_key){node, file, line};
+        lt->cost[lt->n] = 0;
+        v = lt->index.slots[i] = (uint32_t)++lt->n;
+        lt->index.count++;
     }
-    lt->last = e;
-    return e;
+    lt->last = v - 1;
+    return v - 1;
 }
 
 /* ---- a stacks' lines ---- */

@@ -505,7 +505,7 @@ void profile_resolve_call_targets(struct profile *p);
  * profile keeps a node's self cost.  Invariant: per node and column, its
  * lines sum to its self cost. */
 struct line_table {
-    struct hashmap index;       /* (node << 32 | file, line) -> entry */
+    struct entry_index index;   /* (node, file, line) -> entry */
     struct line_key *key;
     uint64_t *cost;             /* column 0 */
     size_t n, cap;
@@ -513,14 +513,20 @@ struct line_table {
     struct cost_rows more;      /* columns 1 .. ncols - 1 */
     uint32_t last;              /* the entry last asked for: consecutive
                                    cost lines often share a line */
-    /* call sites by (caller node, callee node, file, line), column 0 */
-    struct hashmap site_index;
+    /* call sites by (caller node, callee node, file, line), column 0;
+     * found from the call's edge, which the reader has at hand: the
+     * edge's latest site (+ 1, 0: none) and each site's one before */
     struct call_site *site;
+    uint32_t *site_before;
     size_t nsites, sites_cap;
+    uint32_t *edge_site;
+    size_t edge_sites;          /* edge_site's length, all written */
 };
 
 void line_table_init(struct line_table *lt);
 void line_table_free(struct line_table *lt);
+/* Sizes lt's indexes for a callgrind.out of `bytes` bytes. */
+void line_table_expect_bytes(struct line_table *lt, uint64_t bytes);
 /* Empties lt for a part of `ncols` columns. */
 void line_table_reset(struct line_table *lt, size_t ncols);
 uint32_t line_table_miss(struct line_table *lt, uint32_t node, uint32_t file, uint32_t line);
@@ -536,9 +542,10 @@ static inline uint32_t line_table_entry(struct line_table *lt, uint32_t node, ui
     return line_table_miss(lt, node, file, line);
 }
 
-/* Adds a call's inclusive cost (column 0) to its site; saturating. */
-void line_table_site(struct line_table *lt, uint32_t caller, uint32_t callee, uint32_t file,
-                     uint32_t line, uint64_t cost);
+/* Adds a call's inclusive cost (column 0) to its site; saturating.
+ * edge: the part's edge caller -> callee, or NO_NODE. */
+void line_table_site(struct line_table *lt, uint32_t edge, uint32_t caller, uint32_t callee,
+                     uint32_t file, uint32_t line, uint64_t cost);
 
 /* Row of entry e's columns 1 .. ncols - 1. */
 static inline uint64_t *line_table_more(struct line_table *lt, uint32_t e)

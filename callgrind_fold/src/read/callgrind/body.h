@@ -18,8 +18,9 @@ static inline uint32_t call_edge(struct parser *P, uint32_t caller, uint32_t cal
 
 /* A cost line's cost into part pt: the inclusive cost of a call when a
  * "calls=" line is pending (`call`), else self cost of the current
- * function or of the code inlined into it ("cfni="). */
-static inline __attribute__((always_inline)) void
+ * function or of the code inlined into it ("cfni=").  Returns the
+ * call's edge, if it took one, else NO_NODE. */
+static inline __attribute__((always_inline)) uint32_t
 cost_line_add(struct parser *P, struct section_graph *pt, bool call, uint64_t addr, uint64_t cost)
 {
     struct profile *prof = &pt->prof;
@@ -34,25 +35,25 @@ cost_line_add(struct parser *P, struct section_graph *pt, bool call, uint64_t ad
         }
         if (pt->by_address) {
             addr_add_cost(P, pt, true, caller, addr, cost);
-        } else {
-            uint32_t edge = pt == &P->body.part
-                                ? call_edge(P, caller, P->body.callee)
-                                : profile_call_edge(prof, caller, P->body.callee);
-            if (!profile_add_to_edge(prof, edge, cost, P->body.call_count))
-                fail(P, "call cost sum overflows 64 bits");
+            return NO_NODE;
         }
-        return;
+        uint32_t edge = pt == &P->body.part ? call_edge(P, caller, P->body.callee)
+                                            : profile_call_edge(prof, caller, P->body.callee);
+        if (!profile_add_to_edge(prof, edge, cost, P->body.call_count))
+            fail(P, "call cost sum overflows 64 bits");
+        return edge;
     }
     if (P->body.inlined != NO_NODE) {
         if (!profile_add_call(prof, P->body.function, P->body.inlined, cost) ||
             !profile_add_self(prof, P->body.inlined, cost))
             fail(P, "cost sum overflows 64 bits");
-        return;
+        return NO_NODE;
     }
     if (pt->by_address)
         addr_add_cost(P, pt, false, P->body.function, addr, cost);
     else if (!profile_add_self(prof, P->body.function, cost))
         fail(P, "cost sum overflows 64 bits");
+    return NO_NODE;
 }
 
 /* all_events: the other events' costs of the line (P->body.cols) added to a
@@ -116,7 +117,7 @@ cost_line_values(struct parser *P, uint64_t addr, uint64_t line, uint64_t cost)
     P->body.jump_pending = false;
     if (!call && P->body.function == NO_NODE)
         fail(P, "cost line before any \"fn=\" line");
-    cost_line_add(P, &P->body.part, call, addr, cost);
+    uint32_t edge = cost_line_add(P, &P->body.part, call, addr, cost);
     if (P->all.nothers)
         add_other_costs(P, call);
     /* every self cost at its line, a line after "jump=" too: the
@@ -126,7 +127,7 @@ cost_line_values(struct parser *P, uint64_t addr, uint64_t line, uint64_t cost)
                       line, cost);
     /* a call's line: where its caller's location is when it calls */
     if (want_line && call && !P->body.part.by_address)
-        line_table_site(&P->body.part.lines,
+        line_table_site(&P->body.part.lines, edge,
                         P->body.inlined != NO_NODE ? P->body.inlined : P->body.function,
                         P->body.callee, P->body.file,
                         line <= UINT32_MAX - 1 ? (uint32_t)line : 0, cost);
