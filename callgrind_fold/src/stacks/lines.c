@@ -274,36 +274,47 @@ static uint64_t line_table_cost(const struct line_table *lt, uint32_t e, size_t 
                   : cost_rows_cell(&lt->more, (size_t)e * (lt->ncols - 1) + c - 1);
 }
 
-/* The frame fold_profile() made of node `node`, or UINT32_MAX. */
-static uint32_t frame_of_node(const struct fold_target *t, const struct profile *p, uint32_t node)
+/* The frame fold_profile() made of node `node`, or UINT32_MAX; memo[node]
+ * keeps it + 1 (0: not looked up yet), as each node has many lines and
+ * call sites. */
+static uint32_t frame_of_node(const struct fold_target *t, const struct profile *p, uint32_t node,
+                              uint32_t *memo)
 {
-    uint32_t frame;
-    const struct fn_node *fn = &p->nodes[node];
-    return hashmap_get(&t->frame_of, fn->name, fn->object, &frame) ? frame : UINT32_MAX;
+    if (!memo[node]) {
+        uint32_t frame;
+        const struct fn_node *fn = &p->nodes[node];
+        memo[node] = hashmap_get(&t->frame_of, fn->name, fn->object, &frame) ? frame + 1 : UINT32_MAX;
+    }
+    return memo[node] == UINT32_MAX ? UINT32_MAX : memo[node] - 1;
 }
 
 int fold_lines(const struct line_table *lt, const struct profile *p, const size_t *columns,
                struct fold_target *t)
 {
+    uint32_t *memo = xcalloc(p->nnodes ? p->nnodes : 1, sizeof *memo);
     for (size_t i = 0; i < lt->nsites; i++) {
         const struct call_site *cs = &lt->site[i];
-        uint32_t caller = frame_of_node(t, p, cs->caller), callee = frame_of_node(t, p, cs->callee);
+        uint32_t caller = frame_of_node(t, p, cs->caller, memo);
+        uint32_t callee = frame_of_node(t, p, cs->callee, memo);
         if (caller != UINT32_MAX && callee != UINT32_MAX && cs->cost)
             stacks_site_add(t->out, caller, callee, cs->file, cs->line, cs->cost);
     }
-    for (uint32_t e = 0; e < lt->n; e++) {
-        const struct fn_node *fn = &p->nodes[lt->key[e].at];
-        uint32_t frame;
+    int rc = 0;
+    for (uint32_t e = 0; e < lt->n && rc == 0; e++) {
         /* fold_profile() made the frame of every node of a part with a
          * cost; a node without one has no lines with a cost either */
-        if (!hashmap_get(&t->frame_of, fn->name, fn->object, &frame))
+        uint32_t frame = frame_of_node(t, p, lt->key[e].at, memo);
+        if (frame == UINT32_MAX)
             continue;
         for (size_t c = 0; c < lt->ncols && c < p->ncols; c++) {
             uint64_t cost = line_table_cost(lt, e, c);
             if (cost && !stacks_line_add(t->out, columns[c], frame, lt->key[e].file,
-                                         lt->key[e].line, cost))
-                return -1;
+                                         lt->key[e].line, cost)) {
+                rc = -1;
+                break;
+            }
         }
     }
-    return 0;
+    free(memo);
+    return rc;
 }

@@ -162,10 +162,12 @@ struct pprof {
     size_t nother, other_cap;
     uint32_t *key;             /* a location's key being made */
     size_t key_cap;
-    /* (caller frame, callee frame) -> its costliest call site + 1
-     * (stacks_lines.site); (frame, site) -> the location of a one-frame
-     * caller at that site */
-    struct hashmap best_site, site_location;
+    /* (caller frame, callee frame) -> its pair + 1: the pair's costliest
+     * call site (stacks_lines.site) and the location of a one-frame
+     * caller there (0: not made yet), one look-up a caller frame */
+    struct hashmap pair_index;
+    uint32_t *pair_site, *pair_location;
+    size_t npairs, pairs_cap;
     /* Some frame split by its lines is the leaf of several stacks: which
      * stack each line's cost went with was chosen (the comment says so). */
     bool lines_chosen;
@@ -248,23 +250,16 @@ static uint32_t location_line_id(struct pprof *P, const uint32_t *f, size_t n, u
 }
 
 /* The location of caller frames f[0..n) at call site `site`: its key is
- * its frames, NO_LINE twice and the site; a one-frame location's id is
- * kept by (frame, site), so that only its first use hashes it. */
+ * its frames, NO_LINE twice and the site. */
 static uint32_t location_site_id(struct pprof *P, const uint32_t *f, size_t n, uint32_t site)
 {
-    uint32_t loc;
-    if (n == 1 && hashmap_get(&P->site_location, f[0], site, &loc))
-        return loc;
     GROW(P->key, P->key_cap, n + 3);
     memcpy(P->key, f, n * sizeof *f);
     P->key[n] = P->key[n + 1] = NO_LINE;
     P->key[n + 2] = site;
     for (size_t k = 0; k < n; k++)
         P->used[f[k]] = true;
-    loc = strtab_intern(&P->locations, (const char *)P->key, (n + 3) * sizeof *P->key) + 1;
-    if (n == 1)
-        hashmap_put(&P->site_location, f[0], site, loc);
-    return loc;
+    return strtab_intern(&P->locations, (const char *)P->key, (n + 3) * sizeof *P->key) + 1;
 }
 
 /* Each (caller, callee) pair's costliest call site (the first of equal
@@ -275,17 +270,23 @@ static void call_sites_prepare(struct pprof *P)
     for (uint32_t i = 0; i < l->nsites; i++) {
         const struct call_site *cs = &l->site[i];
         bool inserted;
-        uint32_t *best = hashmap_upsert(&P->best_site, cs->caller, cs->callee, i + 1, &inserted);
-        if (!inserted && cs->cost > l->site[*best - 1].cost)
-            *best = i + 1;
+        uint32_t pair = *hashmap_upsert(&P->pair_index, cs->caller, cs->callee,
+                                        (uint32_t)P->npairs, &inserted);
+        if (inserted) {
+            GROW(P->pair_site, P->pairs_cap, P->npairs);
+            P->pair_site[P->npairs++] = i;
+        } else if (cs->cost > l->site[P->pair_site[pair]].cost) {
+            P->pair_site[pair] = i;
+        }
     }
+    P->pair_location = xcalloc(P->npairs ? P->npairs : 1, sizeof *P->pair_location);
 }
 
-/* The call site of frame `caller` calling `callee` + 1, or 0: none. */
-static uint32_t site_of(const struct pprof *P, uint32_t caller, uint32_t callee)
+/* The pair of frame `caller` calling `callee` + 1, or 0: no call site. */
+static uint32_t pair_of(const struct pprof *P, uint32_t caller, uint32_t callee)
 {
-    uint32_t best;
-    return P->best_site.count && hashmap_get(&P->best_site, caller, callee, &best) ? best : 0;
+    uint32_t pair;
+    return P->npairs && hashmap_get(&P->pair_index, caller, callee, &pair) ? pair + 1 : 0;
 }
 
 /* ---- the leaves' lines ---- */
@@ -567,9 +568,15 @@ static void put_line_samples(struct pprof *P, struct buf *pb, struct sample_scra
 static uint32_t location_of_frames(struct pprof *P, const uint32_t *f, size_t i, size_t j,
                                    size_t n, bool lines)
 {
-    uint32_t site = j < n ? site_of(P, f[j - 1], f[j]) : 0;
-    if (site)
-        return location_site_id(P, f + i, j - i, site - 1);
+    uint32_t pair = j < n ? pair_of(P, f[j - 1], f[j]) : 0;
+    if (pair && j == i + 1) {
+        uint32_t *loc = &P->pair_location[pair - 1];
+        if (!*loc)
+            *loc = location_site_id(P, f + i, 1, P->pair_site[pair - 1]);
+        return *loc;
+    }
+    if (pair)
+        return location_site_id(P, f + i, j - i, P->pair_site[pair - 1]);
     uint32_t loc = j == i + 1 ? P->location_of[f[i]] : 0;
     if (!loc && !(lines && j == n))
         loc = location_id(P, f + i, j - i);
@@ -841,8 +848,7 @@ int pprof_write(const struct render_job *job, FILE *out)
     P.thread_of = xcalloc(nf, sizeof *P.thread_of);
     thread_labels(&P);
     hashmap_init(&P.other_files);
-    hashmap_init(&P.best_site);
-    hashmap_init(&P.site_location);
+    hashmap_init(&P.pair_index);
     leaf_lines_prepare(&P);
     call_sites_prepare(&P);
     for (uint32_t f = 0; f < nframes; f++) {
@@ -887,8 +893,9 @@ int pprof_write(const struct render_job *job, FILE *out)
     free(P.key);
     free(P.other);
     hashmap_free(&P.other_files);
-    hashmap_free(&P.best_site);
-    hashmap_free(&P.site_location);
+    hashmap_free(&P.pair_index);
+    free(P.pair_site);
+    free(P.pair_location);
     leaf_lines_free(&P.lines);
     for (size_t t = 0; t < job->nthreads; t++)
         buf_free(&P.labels[t]);
