@@ -159,6 +159,20 @@ static void keep_section(struct router *r, const struct section_info *info, stru
     };
 }
 
+/* A section's graph folded into r->fold's stacks, and its self costs by
+ * line (when read) beside them, onto the frames the fold made. */
+static int fold_section(struct router *r, const struct section_graph *pt, char *err,
+                        size_t errlen)
+{
+    if (fold_profile(&pt->prof, pt->columns, &r->fold, err, errlen))
+        return -1;
+    if ((pt->lines.n || pt->lines.nsites) && fold_lines(&pt->lines, &pt->prof, pt->columns, &r->fold)) {
+        snprintf(err, errlen, "summed line costs overflow 64 bits");
+        return -1;
+    }
+    return 0;
+}
+
 /* A callgrind section: its graph through the stages, folded where the
  * section goes. */
 static int route_graph(void *arg, const struct section_info *info, struct section_graph *pt, char *err,
@@ -171,10 +185,10 @@ static int route_graph(void *arg, const struct section_info *info, struct sectio
     if (r->to.arcs) /* -f dot: the call graph itself, with call counts */
         callarcs_add_profile(r->to.arcs, &pt->prof, r->to.names, &r->to.style, r->to.out);
     if (!kept_apart(r, info))
-        return fold_profile(&pt->prof, pt->columns, &r->fold, err, errlen);
+        return fold_section(r, pt, err, errlen);
     struct stacks *s = new_section_stacks(r);
     fold_set_out(&r->fold, s);
-    int rc = fold_profile(&pt->prof, pt->columns, &r->fold, err, errlen);
+    int rc = fold_section(r, pt, err, errlen);
     fold_set_out(&r->fold, r->to.out);
     if (rc) {
         delete_stacks(s);

@@ -98,14 +98,28 @@ def decode_profile(raw):
 
 
 def named_samples(prof):
-    """{(frame names root first; inlined ones of a location together): values}"""
+    """{(frame names root first; inlined ones of a location together): values},
+    summed over the samples of a stack (one per line of its leaf)."""
     out = {}
     for locs, values in prof["samples"]:
         names = []
         for l in reversed(locs):
             for fid, _ in reversed(prof["locations"][l]["lines"]):
                 names.append(prof["functions"][fid]["name"])
-        out[tuple(names)] = values
+        old = out.get(tuple(names), [0] * len(values))
+        out[tuple(names)] = [a + b for a, b in zip(old, values)]
+    return out
+
+
+def line_costs(prof):
+    """{(function, file, line): values} of the samples' leaves (their
+    innermost function's line), summed."""
+    out = {}
+    for locs, values in prof["samples"]:
+        fid, line = prof["locations"][locs[0]]["lines"][0]
+        f = prof["functions"][fid]
+        key = (f["name"], f["filename"], line)
+        out[key] = [a + b for a, b in zip(out.get(key, [0] * len(values)), values)]
     return out
 
 
@@ -155,12 +169,18 @@ def run(T, binary, tag, golden=None):
                     m["has_inline_frames"]) != (1, 1, 1, 0):
                 problems.append("mapping flags %r" % m)
         by_id = {i: m["filename"] for i, m in prof["mappings"].items()}
+        # main's own costs at its lines 10 and 11 (leaf locations), as a
+        # caller at the line of its call (12); memcpy's at 50
+        want_lines = {("main", 10), ("main", 11), ("main", 12), ("memcpy", 50)}
         for loc in prof["locations"].values():
             f = prof["functions"][loc["lines"][0][0]]
             want_map = "/bin/small" if f["name"] == "main" else "/lib/libc.so.6"
             if len(loc["lines"]) != 1 or by_id.get(loc["mapping"]) != want_map or \
-                    loc["lines"][0][1] != wantf[f["name"]][1]:
+                    (f["name"], loc["lines"][0][1]) not in want_lines:
                 problems.append("location %r" % loc)
+        if line_costs(prof) != {("main", "small.c", 10): [1, 0], ("main", "small.c", 11): [10, 0],
+                                ("memcpy", "memcpy.S", 50): [100, 5000]}:
+            problems.append("lines %r" % line_costs(prof))
         T.check(name("golden/fields"), not problems, "; ".join(problems))
         # --event picks the default sample type; --part works as for folded.
         rc, _, err = T.fold(binary, ["-f", "pprof", "--event=sysTime", "-o", out, src])
@@ -181,13 +201,36 @@ def run(T, binary, tag, golden=None):
         prof = decode_profile(open(cfni_out, "rb").read())
         fn = {i: f["name"] for i, f in prof["functions"].items()}
         locs = {i: [fn[f] for f, _ in loc["lines"]] for i, loc in prof["locations"].items()}
-        want_locs = {1: ["main"], 2: ["outer"], 3: ["sum_squares", "outer"], 4: ["kernel"],
-                     5: ["square", "outer"], 6: ["other"], 7: ["square", "other"]}
-        want_samples = [([1], [5]), ([2, 1], [6]), ([3, 1], [36]), ([4, 3, 1], [40]),
-                        ([5, 1], [20]), ([6], [1]), ([7], [7])]
+        # with lines: a leaf's location per line of its innermost
+        # function (outer's 10 and 11, sum_squares' 20 and 22 of inl.h),
+        # a caller's at the line of its call (main's 2, sum_squares' 22
+        # calling kernel), a leaf's at its first line the one without a
+        # line, an inlined frame's first line its code's
+        want_locs = {1: ["main"], 2: ["main"], 3: ["outer"], 4: ["outer"],
+                     5: ["sum_squares", "outer"], 6: ["sum_squares", "outer"],
+                     7: ["sum_squares", "outer"], 8: ["kernel"], 9: ["square", "outer"],
+                     10: ["other"], 11: ["square", "other"]}
+        want_samples = [([1], [5]), ([3, 2], [4]), ([4, 2], [2]), ([5, 2], [30]),
+                        ([6, 2], [6]), ([8, 7, 2], [40]), ([9, 2], [20]), ([10], [1]),
+                        ([11], [7])]
         T.check(name("golden/inlined-locations/ids"),
                 locs == want_locs and prof["samples"] == want_samples,
                 "locations %r, samples %r" % (locs, prof["samples"]))
+        # the inlined code's lines in its own file (fi=), its Function's
+        # file and first line those of its code
+        fns = {(f["name"], f["filename"], f["start_line"]) for f in prof["functions"].values()}
+        T.check(name("golden/inlined-locations/inlined-functions"),
+                ("sum_squares", "inl.h", 20) in fns and ("square", "inl.h", 21) in fns and
+                ("other", "prog.c", 40) in fns, repr(fns))
+        T.check(name("golden/inlined-locations/lines"), line_costs(prof) == {
+            ("main", "prog.c", 1): [5], ("outer", "prog.c", 10): [4],
+            ("outer", "prog.c", 11): [2], ("sum_squares", "inl.h", 20): [30],
+            ("sum_squares", "inl.h", 22): [6], ("kernel", "prog.c", 30): [40],
+            ("square", "inl.h", 21): [27], ("other", "prog.c", 40): [1]},
+            repr(line_costs(prof)))
+
+    _lines(T, binary, name, work)
+    _lines_one_event(T, binary, name, work)
 
     # Threads (callgrind --separate-threads=yes, tests/threads/): each
     # sample says its thread in labels "thread" (the thread's frame in
@@ -425,6 +468,281 @@ def run(T, binary, tag, golden=None):
         _real_profiles(T, binary, tag, name, work, *golden)
 
 
+# tests/pprof/lines.cg's self costs by (function, file, line): Ir, Dr
+LINES_COSTS = {("main", "lines.c", 3): [1, 0], ("main", "lines.c", 4): [2, 1],
+               ("main", "lines.c", 0): [1, 0], ("mid", "lines.c", 30): [1, 0],
+               ("hot", "lines.c", 20): [10, 2], ("hot", "lines.c", 21): [30, 5],
+               ("hot", "lines.c", 22): [10, 4], ("hot", "lines.c", 23): [20, 2],
+               ("hot", "lines.c", 25): [5, 1], ("hot", "hot.h", 40): [5, 0]}
+LINES_COSTS.update({("pad", "lines.c", n): [1, 2] for n in range(1, 13)})
+
+
+def _lines(T, binary, name, work):
+    """Per-line costs (a Location per (function, line) at the leaf): each
+    line's cost exact, a function's lines summing to its self cost, each
+    stack's samples to its folded count, the folded output the same, the
+    fast tiers and the exact reader alike, and go tool pprof -list
+    showing them."""
+    n = lambda what: name("lines/" + what)
+    src = os.path.join(HERE, "pprof", "lines.cg")
+    out = os.path.join(work, "lines.pb.gz")
+    rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out, src])
+    if not T.check(n("runs"), rc == 0, err):
+        return
+    raw = open(out, "rb").read()
+    prof = decode_profile(raw)
+    T.check(n("each-line-exact"), line_costs(prof) == LINES_COSTS, repr(line_costs(prof)))
+    folded = {}
+    for k, ev in enumerate(("Ir", "Dr")):
+        r = T.fold(binary, ["--event=" + ev, src])
+        for stack, count in T.parse_folded(r[1]):
+            folded.setdefault(tuple(stack), [0, 0])[k] += count
+    T.check(n("stacks-as-folded"), named_samples(prof) == folded,
+            "%r vs %r" % (named_samples(prof), folded))
+    # hot: 6 lines, 2 stacks: at most 6 + 2 - 1 samples a column
+    hot = [v for locs, v in prof["samples"]
+           if prof["functions"][prof["locations"][locs[0]]["lines"][0][0]]["name"] == "hot"]
+    T.check(n("samples-at-most-lines-plus-stacks"),
+            all(sum(1 for v in hot if v[c]) <= 7 for c in (0, 1)), repr(hot))
+    # callers at the lines of their calls: main calls hot at 5 and mid
+    # at 6, mid calls hot at 31
+    sites = set()
+    for locs, _ in prof["samples"]:
+        for caller, callee in zip(locs[1:], locs):
+            fid, line = prof["locations"][caller]["lines"][0]
+            sites.add((prof["functions"][fid]["name"], line, prof["functions"][
+                prof["locations"][callee]["lines"][-1][0]]["name"]))
+    T.check(n("callers-at-call-sites"),
+            sites == {("main", 5, "hot"), ("main", 6, "mid"), ("mid", 31, "hot")}, repr(sites))
+    T.check(n("comment-says-lines-are-not-paths"),
+            any(c.startswith("lines: ") for c in prof["comments"]), repr(prof["comments"]))
+    p = T.run([binary, "-f", "pprof", "-o", out + ".exact", src],
+              env=dict(os.environ, CALLGRIND_FOLD_EXACT="1"))
+    T.check(n("exact-reader-alike"),
+            p.returncode == 0 and open(out + ".exact", "rb").read() == raw, p.stderr.decode())
+    # folded and svg do not read lines: the same as from the profile
+    # without its line positions
+    flat = os.path.join(work, "lines-flat.cg")
+    with open(src) as f, open(flat, "w") as g:
+        g.write(f.read().replace("positions: line\n", "positions: instr\n"))
+    same = True
+    for fmt in ([], ["-f", "svg"]):
+        a, b = T.fold(binary, fmt + [src]), T.fold(binary, fmt + [flat])
+        same &= a[0] == 0 and a[1] == b[1]
+    T.check(n("folded-and-svg-unchanged"), same)
+    # threads kept apart, compacted and put under thread frames: every
+    # (file, line) of every event as the profile's own lines sum it
+    import thread_tests
+    pool = os.path.join(work, "lines-pool.pb.gz")
+    for extra in ([], ["--frame=short"]):
+        rc, _, err = T.fold(binary, ["-f", "pprof", "-o", pool] + extra + [thread_tests.POOL_OUT])
+        want = callgrind_line_costs([thread_tests.POOL_OUT])
+        got = pprof_line_costs(decode_profile(open(pool, "rb").read())) if rc == 0 else {}
+        T.check(n("threads-every-line" + "".join(extra)), rc == 0 and got == want,
+                err or "%r vs %r" % (got, want))
+
+    cmd, why = _go_pprof()
+    if not cmd:
+        T.report("SKIP", n("go-tool-pprof-list"), why)
+        return
+    srcdir = os.path.join(work, "lines-src")
+    os.makedirs(srcdir, exist_ok=True)
+    for f in ("lines.c", "hot.h"):
+        with open(os.path.join(srcdir, f), "w") as g:
+            g.write("".join("line %d\n" % i for i in range(1, 50)))
+    problems = []
+    for k, ev in enumerate(("Ir", "Dr")):
+        try:
+            text = _pprof(cmd, ["-list=^(main|hot|mid)$", "-sample_index=" + ev,
+                                "-source_path=" + srcdir, out])
+        except RuntimeError as e:
+            problems.append(str(e))
+            continue
+        got = list_flat(text)
+        want = {(fn, fl, ln): v[k] for (fn, fl, ln), v in LINES_COSTS.items()
+                if fn != "pad" and ln and v[k]}
+        if got != want:
+            problems.append("%s: -list %r, want %r" % (ev, got, want))
+        # cum at the call sites: the calls' inclusive costs
+        cum = list_flat(text, column=2)
+        want_cum = {("main", "lines.c", 5): [60, 10][k], ("main", "lines.c", 6): [21, 4][k],
+                    ("mid", "lines.c", 31): [20, 4][k]}
+        if any(cum.get(key) != v for key, v in want_cum.items()):
+            problems.append("%s: -list cum %r" % (ev, cum))
+    T.check(n("go-tool-pprof-list"), not problems, "; ".join(problems))
+
+
+_NAME_KIND = {"fl": "file", "fi": "file", "fe": "file", "cfi": "file", "cfl": "file",
+              "jfi": "file", "fn": "fn", "cfn": "fn", "jfn": "fn", "ob": "ob", "cob": "ob"}
+
+
+def _one_event_profile(path):
+    """A one-event callgrind.out (positions "instr line") whose line
+    subpositions take every plain form ("*", "+N", "-N", one digit, many,
+    past 2^32, a line with no cost), on runs of one line and on lines that
+    change, with "jump=", "fi="/"fe=" code and functions entered twice.
+    main calls each leaf from three call lines, two at one line: returns
+    {(leaf, line of main): inclusive cost} of the calls."""
+    import random
+    rnd = random.Random(53)
+    forms = lambda: rnd.choice(["*", "*", "*", "+%d" % rnd.randint(1, 9), "-%d" % rnd.randint(1, 3),
+                                str(rnd.randint(1, 9)), str(rnd.randint(10, 99999)),
+                                "123456789012", "+%d" % rnd.randint(10, 999)])
+    out = ["version: 1", "positions: instr line", "events: Ir", "ob=(1) /bin/one", "fl=(1) one.c"]
+    totals = {}
+    for visit in range(2):
+        for leaf in range(1, 7):
+            out.append("fn=(%d)%s" % (leaf + 1, "" if visit else " leaf%d" % leaf))
+            out.append("0x%x %d %d" % (0x1000 * leaf, 10 * leaf, rnd.randint(1, 9)))
+            for k in range(60):
+                if k == 20:
+                    out.append("jump=3 +16 +2")
+                if k == 40:
+                    out.append("fi=(2)%s" % ("" if visit or leaf > 1 else " one.h"))
+                if k == 50:
+                    out.append("fe=(1)")
+                cost = rnd.choice(["", " 0", " %d" % rnd.randint(1, 9), " %d" % rnd.randint(10, 99999)])
+                out.append("+%d %s%s" % (rnd.randint(1, 7), forms(), cost))
+        sites = {}
+        out.append("fn=(1)%s" % ("" if visit else " main"))
+        out.append("0x100 %d 1" % (3 + visit))
+        for leaf in range(1, 7):
+            for k, line in enumerate((20 + leaf, 40 + leaf, 20 + leaf)):
+                c = rnd.randint(1, 10 ** 6)
+                out.append("cfn=(%d)" % (leaf + 1))
+                out.append("calls=1 0x%x %d" % (0x1000 * leaf, 10 * leaf))
+                out.append("+%d %d %d" % (k + 1, line, c))
+                sites[("leaf%d" % leaf, line)] = sites.get(("leaf%d" % leaf, line), 0) + c
+                out.append("+1 * %d" % rnd.randint(1, 9))
+        for key, c in sites.items():
+            totals[key] = totals.get(key, 0) + c
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    return totals
+
+
+def _lines_one_event(T, binary, name, work):
+    """One event: the fast tiers read lines 64 bytes at a time (costrun.c's
+    blocks) too.  Each (file, line) as the profile says, the call sites
+    each caller's costliest, the blocks, the line-at-a-time tier and the
+    exact reader alike."""
+    n = lambda what: name("lines/one-event/" + what)
+    src = os.path.join(work, "one-event.cg")
+    sites = _one_event_profile(src)
+    out = os.path.join(work, "one-event.pb.gz")
+    rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out, src])
+    if not T.check(n("runs"), rc == 0, err):
+        return
+    raw = open(out, "rb").read()
+    prof = decode_profile(raw)
+    got, want = pprof_line_costs(prof), callgrind_line_costs([src])
+    T.check(n("each-line-exact"), got == want, "%r vs %r" % (got, want))
+    best = {}
+    for (leaf, line), c in sites.items():
+        if c > best.get(leaf, (0, 0))[1]:
+            best[leaf] = (line, c)
+    seen = {}
+    for locs, _ in prof["samples"]:
+        for caller, callee in zip(locs[1:], locs):
+            fid, line = prof["locations"][caller]["lines"][0]
+            leaf = prof["functions"][prof["locations"][callee]["lines"][-1][0]]["name"]
+            if prof["functions"][fid]["name"] == "main":
+                seen[leaf] = line
+    T.check(n("callers-at-costliest-sites"),
+            seen == {leaf: line for leaf, (line, _) in best.items()}, "%r vs %r" % (seen, best))
+    alike = True
+    for env in ({"CALLGRIND_FOLD_COST_BLOCKS": "0"}, {"CALLGRIND_FOLD_EXACT": "1"}):
+        p = T.run([binary, "-f", "pprof", "-o", out + ".other", src], env=dict(os.environ, **env))
+        alike &= p.returncode == 0 and open(out + ".other", "rb").read() == raw
+    T.check(n("tiers-alike"), alike)
+
+
+def callgrind_line_costs(paths):
+    """{event: {(file, line): self cost}} of callgrind.out files, every
+    part summed, read independently of callgrind_fold: positions relative
+    to the function's last self-cost line (call lines and the line after
+    "jump=" do not move them), a line out of 1 .. 2^32 - 2 as 0."""
+    out = {}
+    for path in paths:
+        names, events, positions = {}, [], ["line"]
+        fname, last, pending = "", [], None
+        with open(path, "rb") as f:
+            for raw in f:
+                line = raw.decode("latin-1").rstrip("\r\n")
+                m = re.match(r"([a-z]+)=\s*(?:\((\d+)\))?\s*(.*)$", line)
+                if m and m.group(1) in _NAME_KIND:
+                    key = (_NAME_KIND[m.group(1)], m.group(2))
+                    name = m.group(3) if m.group(3) or not m.group(2) else names[key]
+                    if m.group(2):
+                        names[key] = name
+                    if m.group(1) in ("fl", "fi", "fe"):
+                        fname = name
+                    if m.group(1) == "fn":
+                        last = [0] * len(positions)
+                    continue
+                if m and m.group(1) in ("calls", "jump", "jcnd"):
+                    pending = m.group(1)
+                    continue
+                h = re.match(r"(positions|events):\s*(.*)$", line)
+                if h:
+                    if h.group(1) == "positions":
+                        positions = h.group(2).split()
+                    else:
+                        events = h.group(2).split()
+                    last = [0] * len(positions)
+                    continue
+                if not line[:1] or line[0] not in "0123456789+-*":
+                    continue
+                tokens = line.split()
+                values = []
+                for i, t in enumerate(tokens[:len(positions)]):
+                    if t == "*":
+                        v = last[i]
+                    elif t[0] in "+-":
+                        v = (last[i] + (1 if t[0] == "+" else -1) * int(t[1:], 0)) % 2 ** 64
+                    else:
+                        v = int(t, 0)
+                    values.append(v)
+                call, was = pending == "calls", pending
+                pending = None
+                if call:
+                    continue
+                if was is None:
+                    last = values
+                ln = values[positions.index("line")] if "line" in positions else 0
+                ln = ln if 0 < ln <= 2 ** 32 - 2 else 0
+                for ev, cost in zip(events, tokens[len(positions):]):
+                    d = out.setdefault(ev, {})
+                    d[(fname, ln)] = d.get((fname, ln), 0) + int(cost)
+    return {ev: {k: v for k, v in d.items() if v} for ev, d in out.items()}
+
+
+def pprof_line_costs(prof):
+    """{event: {(file, line): value}} of a decoded profile's leaves."""
+    out = {ev: {} for ev, _ in prof["sample_type"]}
+    for locs, values in prof["samples"]:
+        fid, line = prof["locations"][locs[0]]["lines"][0]
+        key = (prof["functions"][fid]["filename"], line)
+        for (ev, _), v in zip(prof["sample_type"], values):
+            out[ev][key] = out[ev].get(key, 0) + v
+    return {ev: {k: v for k, v in d.items() if v} for ev, d in out.items()}
+
+
+def list_flat(text, column=1):
+    """go tool pprof -list: {(function, file base name, line): flat} (cum
+    with column 2), lines with a cost in that column only."""
+    out, fn, fl = {}, None, None
+    for line in text.splitlines():
+        m = re.match(r"ROUTINE =+ (\S+) in (.*)$", line)
+        if m:
+            fn, fl = m.group(1), os.path.basename(m.group(2).strip())
+            continue
+        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\d+):", line)
+        if m and fn and m.group(column) != ".":
+            out[(fn, fl, int(m.group(3)))] = int(m.group(column))
+    return out
+
+
 def _go_pprof():
     """The argv prefix of `go tool pprof`, or (None, why)."""
     go = shutil.which("go")
@@ -558,6 +876,15 @@ def _real_profiles(T, binary, tag, name, work, valgrind, g):
                     problems.append("sample types: " + header)
             if fl == "systime" and "sysTime/nanoseconds" not in header:
                 problems.append("sample types: " + header)
+            # per-line costs: each (file, line)'s, every event, as the
+            # profile's own lines sum them (--inline: no lines yet)
+            if not opts and fl != "folded-tree":
+                want = callgrind_line_costs(files)
+                got = pprof_line_costs(decode_profile(open(out, "rb").read()))
+                for ev in want:
+                    if got.get(ev) != want[ev]:
+                        diff = set(got.get(ev, {}).items()) ^ set(want[ev].items())
+                        problems.append("%s: lines differ, e.g. %r" % (ev, sorted(diff)[:3]))
             T.check(n("totals-and-traces"), not problems and sums, "; ".join(problems))
         except RuntimeError as e:
             T.check(n("totals-and-traces"), False, str(e))

@@ -1886,6 +1886,102 @@ static void test_cost_vectors(void)
     report("cost-vectors", !bad, why);
 }
 
+/* The sum of frame `frame`'s lines in column col. */
+static uint64_t frame_lines_sum(const struct stacks *s, size_t col, const char *frame)
+{
+    uint32_t f = strtab_find(&s->frames, frame, strlen(frame), strtab_hash(frame, strlen(frame)));
+    uint64_t sum = 0;
+    for (uint32_t e = 0; e < stacks_line_entries(s) && f != UINT32_MAX; e++)
+        if (stacks_line_key(s, e)->at == f)
+            sum += stacks_line_count(s, col, e);
+    return sum;
+}
+
+/* Self costs by line (stacks/lines.c): a part's, by node, folded onto
+ * the frames (fold_lines()), every column to its stacks column, and
+ * carried by what makes stacks of other stacks (a merge under a thread's
+ * frame, the re-rooting at the user's code, which keeps the frames'
+ * sources too); the stacks themselves as without lines. */
+static void test_lines(void)
+{
+    char why[200] = "";
+    bool bad = false;
+    struct strtab names;
+    strtab_init(&names);
+    uint32_t none = strtab_intern(&names, "", 0), a_c = strtab_intern(&names, "a.c", 3),
+             b_h = strtab_intern(&names, "b.h", 3), main_n = strtab_intern(&names, "main", 4),
+             leaf_n = strtab_intern(&names, "leaf", 4), leaf2_n = strtab_intern(&names, "leaf'2", 6);
+    struct profile p;
+    profile_init(&p);
+    profile_reset(&p, 2);
+    uint32_t m = profile_function(&p, none, a_c, main_n), l = profile_function(&p, none, a_c, leaf_n),
+             l2 = profile_function(&p, none, a_c, leaf2_n); /* a clone: the same frame */
+    struct line_table lt;
+    line_table_init(&lt);
+    line_table_reset(&lt, 2);
+    /* (node, file, line, Ir, Dr) */
+    const struct { uint32_t node, file, line; uint64_t ir, dr; } at[] = {
+        {m, a_c, 3, 2, 1}, {m, a_c, 4, 5, 0}, {l, a_c, 10, 7, 3}, {l, b_h, 2, 1, 1},
+        {l2, a_c, 10, 4, 4}, {l, a_c, 0, 1, 0}};
+    for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+        uint32_t e = line_table_entry(&lt, at[i].node, at[i].file, at[i].line);
+        lt.cost[e] += at[i].ir;
+        line_table_more(&lt, e)[0] += at[i].dr;
+        profile_add_self(&p, at[i].node, at[i].ir);
+        profile_add_self_more(&p, at[i].node, &at[i].dr);
+    }
+    profile_add_call(&p, m, l, 9);
+    profile_add_call(&p, l, l2, 4);
+    profile_add_edge_more(&p, profile_call_edge(&p, m, l), (const uint64_t[]){8});
+    profile_add_edge_more(&p, profile_call_edge(&p, l, l2), (const uint64_t[]){4});
+    struct stacks s;
+    stacks_init(&s);
+    s.keep_sources = true;
+    struct fold_target t = {.out = &s, .names = &names};
+    hashmap_init(&t.frame_of);
+    char err[100];
+    const size_t columns[] = {0, 1};
+    if ((bad = fold_profile(&p, columns, &t, err, sizeof err) != 0 ||
+               fold_lines(&lt, &p, columns, &t) != 0))
+        snprintf(why, sizeof why, "fold: %s", err);
+    /* per frame and column: lines sum to the leaf cost; "leaf" and its
+     * clone one frame, (a.c, 10) one entry of both */
+    const struct { const char *frame; uint64_t ir, dr; } want[] = {{"main", 7, 1}, {"leaf", 13, 8}};
+    for (int round = 0; round < 3 && !bad; round++) {
+        if (round == 1) { /* merged under a thread's frame */
+            struct stacks into;
+            stacks_init(&into);
+            into.keep_sources = true;
+            stacks_add_text(&into, 0, "other", 5, 1);
+            stacks_merge(&into, &s, "thread 7", 8);
+            stacks_free(&s);
+            s = into;
+        } else if (round == 2) { /* re-rooted: "main" and below kept */
+            stacks_root_at_user_code(&s, false, "prog", 4);
+        }
+        for (size_t i = 0; i < 2 && !bad; i++)
+            for (size_t c = 0; c < 2 && !bad; c++) {
+                uint64_t got = frame_lines_sum(&s, c, want[i].frame),
+                         w = c ? want[i].dr : want[i].ir;
+                if ((bad = got != w))
+                    snprintf(why, sizeof why, "round %d: %s's lines, column %zu: %llu, want %llu",
+                             round, want[i].frame, c, (unsigned long long)got,
+                             (unsigned long long)w);
+            }
+        uint32_t f = strtab_find(&s.frames, "leaf", 4, strtab_hash("leaf", 4));
+        const struct frame_source *src = f == UINT32_MAX ? NULL : stacks_source_of(&s, f);
+        if (!bad && (bad = !src || src->file != a_c || stacks_line_entries(&s) != 5))
+            snprintf(why, sizeof why, "round %d: leaf's source %p, %zu entries", round,
+                     (const void *)src, stacks_line_entries(&s));
+    }
+    fold_target_free(&t);
+    stacks_free(&s);
+    line_table_free(&lt);
+    profile_free(&p);
+    strtab_free(&names);
+    report("lines", !bad, why);
+}
+
 /* The one-event reader's 64-byte blocks (read/callgrind/costblocks.h, costrun.c's
  * cost_run_blocks()) against the reader a line at a time
  * (CALLGRIND_FOLD_COST_BLOCKS=0), on random profiles: runs of cost lines
@@ -2016,6 +2112,7 @@ int main(int argc, char **argv)
     test_roots();
     test_profile_indexes();
     test_cost_vectors();
+    test_lines();
     test_path_hash();
     test_readers();
     test_tree_reader();

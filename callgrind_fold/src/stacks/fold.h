@@ -62,4 +62,11 @@ void fold_target_free(struct fold_target *t);
 int fold_profile(const struct profile *p, const size_t *columns, struct fold_target *t,
                  char *err, size_t errlen);
 
+/* The part's self costs by line (lt, of profile p) added to t->out's
+ * lines, each node's to its frame, column c to t->out's columns[c];
+ * after fold_profile() of the same part into the same t->out, whose
+ * frames it reuses.  Returns 0, or -1 when a sum overflows 64 bits. */
+int fold_lines(const struct line_table *lt, const struct profile *p, const size_t *columns,
+               struct fold_target *t);
+
 #endif

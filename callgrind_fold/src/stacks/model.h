@@ -58,6 +58,36 @@ struct stacks {
      * functions whose short names read alike kept apart (stacks_shorten).
      * A frame's text is then its key up to the NUL. */
     bool split_keys;
+    /* Self costs by source line of the frames, when a reader gathered
+     * them (-f pprof; lines.c): beside the stacks, never frames of them. */
+    struct stacks_lines {
+        struct hashmap index;    /* (frame << 32 | file, line) -> entry */
+        struct line_key *key;    /* entry -> its frame, file and line */
+        size_t n, cap;
+        uint64_t **count;        /* column -> entry -> summed count */
+        size_t *count_cap;       /* column -> its room: entries past it count 0 */
+        size_t ncols;
+        /* Call sites: (caller frame, callee frame, file, line) -> the
+         * inclusive cost of the chosen event's calls there, for a
+         * caller's location at the line of its call. */
+        struct hashmap site_index;
+        struct call_site *site;
+        size_t nsites, sites_cap;
+    } lines;
+};
+
+/* Where a caller called a callee: frames (or nodes, in a part's table),
+ * file and line, and the calls' inclusive cost of column 0. */
+struct call_site {
+    uint32_t caller, callee, file, line;
+    uint64_t cost;
+};
+
+/* A source line of a function (node) or frame: `at` is the node or the
+ * frame, file the id of its file's name in the run's names, line 0 when
+ * the profile gave none (or one out of range). */
+struct line_key {
+    uint32_t at, file, line;
 };
 
 /* A frame's function: ids of its "ob=" and "fl=" names in the run's
@@ -256,6 +286,40 @@ uint32_t stacks_frame_from(struct stacks *s, const struct stacks *from, uint32_t
 /* Sets the raw name of frame `frame` (stacks_shorten's renaming). */
 void stacks_frame_set_raw(struct stacks *s, uint32_t frame, const char *raw, size_t len);
 
+/* ---- lines.c: the stacks' self costs by source line ---- */
+/* Adds `count` to the line (frame, file, line) in column `col`; false
+ * when the sum would overflow 64 bits.  Invariant the writers check:
+ * per frame and column, its lines sum to the counts of the stacks it is
+ * the leaf of (its functions' self cost). */
+bool stacks_line_add(struct stacks *s, size_t col, uint32_t frame, uint32_t file,
+                     uint32_t line, uint64_t count);
+/* The line entries: ids 0 .. stacks_line_entries(s) - 1. */
+static inline size_t stacks_line_entries(const struct stacks *s)
+{
+    return s->lines.n;
+}
+
+static inline const struct line_key *stacks_line_key(const struct stacks *s, uint32_t id)
+{
+    return &s->lines.key[id];
+}
+
+static inline uint64_t stacks_line_count(const struct stacks *s, size_t col, uint32_t id)
+{
+    return col < s->lines.ncols && id < s->lines.count_cap[col] ? s->lines.count[col][id] : 0;
+}
+
+/* Adds `cost` to the call site (caller, callee, file, line); saturating:
+ * it only ranks a pair's sites. */
+void stacks_site_add(struct stacks *s, uint32_t caller, uint32_t callee, uint32_t file,
+                     uint32_t line, uint64_t cost);
+/* The lines and call sites of `from` added to `to`, each frame f of from
+ * as frame frame_map[f] of to (UINT32_MAX: a frame dropped, its lines
+ * too): what every function that makes stacks of other stacks does with
+ * them. */
+void stacks_lines_carry(struct stacks *to, const struct stacks *from, const uint32_t *frame_map);
+void stacks_lines_free(struct stacks_lines *l);
+
 /* ---- profile.c ---- */
 /* The call graph of one part of a profile: functions with their self
  * cost, and caller->callee edges with the inclusive cost of the calls, each
@@ -434,6 +498,61 @@ void profile_add_call_count(struct profile *p, uint32_t caller, uint32_t callee,
  * same name, so that a file quirk does not cut the graph apart. */
 void profile_resolve_call_targets(struct profile *p);
 
+/* ---- lines.c: a part's self costs by source line ---- */
+/* Filled by the callgrind.out reader when a writer shows lines: per
+ * (node, file, line) a cost in each column of the part, column 0 in
+ * cost[], the others in a row of ncols - 1 cells (more), as the
+ * profile keeps a node's self cost.  Invariant: per node and column, its
+ * lines sum to its self cost. */
+struct line_table {
+    struct entry_index index;   /* (node, file, line) -> entry */
+    struct line_key *key;
+    uint64_t *cost;             /* column 0 */
+    size_t n, cap;
+    size_t ncols;
+    struct cost_rows more;      /* columns 1 .. ncols - 1 */
+    uint32_t last;              /* the entry last asked for: consecutive
+                                   cost lines often share a line */
+    /* call sites by (caller node, callee node, file, line), column 0;
+     * found from the call's edge, which the reader has at hand: the
+     * edge's latest site (+ 1, 0: none) and each site's one before */
+    struct call_site *site;
+    uint32_t *site_before;
+    size_t nsites, sites_cap;
+    uint32_t *edge_site;
+    size_t edge_sites;          /* edge_site's length, all written */
+};
+
+void line_table_init(struct line_table *lt);
+void line_table_free(struct line_table *lt);
+/* Sizes lt's indexes for a callgrind.out of `bytes` bytes. */
+void line_table_expect_bytes(struct line_table *lt, uint64_t bytes);
+/* Empties lt for a part of `ncols` columns. */
+void line_table_reset(struct line_table *lt, size_t ncols);
+uint32_t line_table_miss(struct line_table *lt, uint32_t node, uint32_t file, uint32_t line);
+/* The entry of (node, file, line), made with no cost if new. */
+static inline uint32_t line_table_entry(struct line_table *lt, uint32_t node, uint32_t file,
+                                        uint32_t line)
+{
+    if (lt->last < lt->n) {
+        const struct line_key *k = &lt->key[lt->last];
+        if (k->line == line && k->at == node && k->file == file)
+            return lt->last;
+    }
+    return line_table_miss(lt, node, file, line);
+}
+
+/* Adds a call's inclusive cost (column 0) to its site; saturating.
+ * edge: the part's edge caller -> callee, or NO_NODE. */
+void line_table_site(struct line_table *lt, uint32_t edge, uint32_t caller, uint32_t callee,
+                     uint32_t file, uint32_t line, uint64_t cost);
+
+/* Row of entry e's columns 1 .. ncols - 1. */
+static inline uint64_t *line_table_more(struct line_table *lt, uint32_t e)
+{
+    return cost_rows_row(&lt->more, e, lt->ncols - 1);
+}
+
 /* ---- section_graph.c ---- */
 /* One part of a callgrind profile as the reader hands it on. With
  * `by_address` (--inline) the costs are not in the graph yet but kept by
@@ -469,6 +588,7 @@ struct section_graph {
     struct hashmap call_index;
     struct cost_rows more_selfs, more_calls;
     uint64_t *addr_total;       /* column -> sum of the selfs' costs */
+    struct line_table lines;    /* self costs by line, when wanted */
 };
 
 void section_graph_init(struct section_graph *pt);

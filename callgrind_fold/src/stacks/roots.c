@@ -100,6 +100,11 @@ static void rebuild(struct stacks *s, const uint8_t *mark, bool benchmark, size_
                 size_t len;
                 const char *key = stacks_frame_key(s, f, &len);
                 frame_map[f] = stacks_frame(&out, key, len);
+                /* -f pprof's files and lines go with the frame */
+                const struct frame_source *src = stacks_source_of(s, f);
+                if (src)
+                    stacks_frame_source(&out, frame_map[f], src->object, src->file,
+                                        src->line);
             }
             frames[k++] = frame_map[f];
         }
@@ -111,6 +116,7 @@ static void rebuild(struct stacks *s, const uint8_t *mark, bool benchmark, size_
                 (void)stacks_count_in(&out, c, to, count);
         }
     }
+    stacks_lines_carry(&out, s, frame_map);
     free(frames);
     free(frame_map);
     stacks_free(s);

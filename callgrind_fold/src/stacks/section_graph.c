@@ -11,6 +11,7 @@ void section_graph_init(struct section_graph *pt)
     memset(pt, 0, sizeof *pt);
     profile_init(&pt->prof);
     hashmap_init(&pt->call_index);
+    line_table_init(&pt->lines);
     section_graph_set_columns(pt, (const size_t[]){CHOSEN_COLUMN}, 1);
 }
 
@@ -24,6 +25,7 @@ void section_graph_free(struct section_graph *pt)
     free(pt->more_calls.cells);
     free(pt->addr_total);
     hashmap_free(&pt->call_index);
+    line_table_free(&pt->lines);
     memset(pt, 0, sizeof *pt);
 }
 
@@ -49,6 +51,7 @@ void section_graph_set_columns(struct section_graph *pt, const size_t *columns, 
     memcpy(pt->columns, columns, ncols * sizeof *columns);
     memset(pt->addr_total, 0, ncols * sizeof *pt->addr_total);
     profile_reset(&pt->prof, ncols);
+    line_table_reset(&pt->lines, ncols);
 }
 
 void section_graph_expect_bytes(struct section_graph *pt, uint64_t bytes)

@@ -667,6 +667,7 @@ static uint32_t *shorten_stacks(struct stacks *s, struct shortnames *sn,
         if (src)
             stacks_frame_source(&out, frame[f], src->object, src->file, src->line);
     }
+    stacks_lines_carry(&out, s, frame);
     size_t ncols = stacks_ncols(s);
     for (size_t id = 0; id < stacks_count_ids(s); id++) {
         uint32_t to = UINT32_MAX;

@@ -27,6 +27,7 @@ void stacks_free(struct stacks *s)
     free(s->source);
     strtab_free(&s->raw_names);
     free(s->raw);
+    stacks_lines_free(&s->lines);
     bool keep = s->keep_sources;
     stacks_init(s);
     s->keep_sources = keep;
@@ -268,6 +269,7 @@ bool stacks_merge(struct stacks *s, struct stacks *from, const char *root, size_
             ok = stacks_count_in(s, c, to, count);
         }
     }
+    stacks_lines_carry(s, from, map);
     free(frames);
     free(map);
     bool keep = from->keep_sources;

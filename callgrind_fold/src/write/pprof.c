@@ -17,7 +17,16 @@
  *   Line      1 function_id  2 line
  *   Function  1 id  2 name  3 system_name  4 filename  5 start_line
  * The whole message is built in memory, then deflated by zlib with a
- * gzip header. */
+ * gzip header.
+ *
+ * Lines: when the stacks carry self costs by source line (a callgrind.out
+ * with line positions), a sample's leaf is split by them: one sample per
+ * line of the leaf function, each with its Location (function, line), so
+ * that pprof's per-line views show each line's cost.  The stacks stay the
+ * same (a sample's values summed over its lines are the stack's).
+ * A caller's Location is at the line of its call to the next frame of
+ * the stack (with several sites, the costliest), else at its function's
+ * first line. */
 #include "pprof.h"
 #include "util/util.h"
 
@@ -101,6 +110,33 @@ static size_t inlined_at(const char *text, size_t len)
     return SIZE_MAX;
 }
 
+/* The leaf frames' lines (stacks_line_entries()): for each frame and
+ * column whether its stacks' counts are split by its lines (they are
+ * when its lines sum to its leaf cost, which they do unless an input
+ * without lines gave the frame cost too), its entries in line order, and
+ * how far the stacks handed out so far took them: each stack takes its
+ * count from the frame's lines in order, from where the stack before
+ * stopped.  So every line gets exactly its cost and every stack its
+ * count, and a frame of m stacks and k lines makes at most m + k - 1
+ * samples a column, not m x k. */
+struct leaf_lines {
+    size_t ncols;
+    bool *split;               /* frame * ncols + column */
+    uint32_t *order;           /* entries by frame, then file, then line */
+    size_t *first;             /* frame -> its first in order; [nframes] the end */
+    size_t *pos;               /* frame * ncols + column -> index in order */
+    uint64_t *taken;           /* ... -> taken of that entry so far */
+};
+
+/* One piece of a stack's count: `count` of column `col` at line entry
+ * `entry` (NO_LINE: the stack's leaf without a line). */
+#define NO_LINE UINT32_MAX
+struct line_piece {
+    uint32_t entry;
+    size_t col;
+    uint64_t count;
+};
+
 struct pprof {
     const struct render_job *job;
     const struct stacks *s;
@@ -118,6 +154,23 @@ struct pprof {
      * and "lwpid" (the kernel's id), not a location. */
     uint32_t *thread_of;
     struct buf *labels;
+    struct leaf_lines lines;
+    /* Functions of a frame in another file than its own (code of
+     * "fi="/"fe=" lines): (frame, file) -> index, ids after the frames'. */
+    struct hashmap other_files;
+    struct line_key *other;    /* index -> frame, file, least line */
+    size_t nother, other_cap;
+    uint32_t *key;             /* a location's key being made */
+    size_t key_cap;
+    /* (caller frame, callee frame) -> its pair + 1: the pair's costliest
+     * call site (stacks_lines.site) and the location of a one-frame
+     * caller there (0: not made yet), one look-up a caller frame */
+    struct hashmap pair_index;
+    uint32_t *pair_site, *pair_location;
+    size_t npairs, pairs_cap;
+    /* Some frame split by its lines is the leaf of several stacks: which
+     * stack each line's cost went with was chosen (the comment says so). */
+    bool lines_chosen;
 };
 
 static int64_t string_index(struct pprof *P, const char *s, size_t len)
@@ -176,6 +229,225 @@ static uint32_t location_id(struct pprof *P, const uint32_t *f, size_t n)
     return loc;
 }
 
+/* The id of the location of frames f[0..n) at line entry `entry` of the
+ * innermost frame: the location's key is its frames, NO_LINE and the
+ * entry (NO_LINE is no frame id). */
+static uint32_t location_line_id(struct pprof *P, const uint32_t *f, size_t n, uint32_t entry)
+{
+    /* at the line the location without one gives: that location */
+    const struct line_key *k = stacks_line_key(P->s, entry);
+    const struct frame_source *src = stacks_source_of(P->s, f[n - 1]);
+    if (src && src->file == k->file && src->line == k->line) {
+        uint32_t loc = n == 1 ? P->location_of[f[0]] : 0;
+        return loc ? loc : location_id(P, f, n);
+    }
+    GROW(P->key, P->key_cap, n + 2);
+    memcpy(P->key, f, n * sizeof *f);
+    P->key[n] = NO_LINE;
+    P->key[n + 1] = entry;
+    for (size_t k = 0; k < n; k++)
+        P->used[f[k]] = true;
+    return strtab_intern(&P->locations, (const char *)P->key, (n + 2) * sizeof *P->key) + 1;
+}
+
+/* The location of caller frames f[0..n) at call site `site`: its key is
+ * its frames, NO_LINE twice and the site. */
+static uint32_t location_site_id(struct pprof *P, const uint32_t *f, size_t n, uint32_t site)
+{
+    GROW(P->key, P->key_cap, n + 3);
+    memcpy(P->key, f, n * sizeof *f);
+    P->key[n] = P->key[n + 1] = NO_LINE;
+    P->key[n + 2] = site;
+    for (size_t k = 0; k < n; k++)
+        P->used[f[k]] = true;
+    return strtab_intern(&P->locations, (const char *)P->key, (n + 3) * sizeof *P->key) + 1;
+}
+
+/* Each (caller, callee) pair's costliest call site (the first of equal
+ * ones). */
+static void call_sites_prepare(struct pprof *P)
+{
+    const struct stacks_lines *l = &P->s->lines;
+    for (uint32_t i = 0; i < l->nsites; i++) {
+        const struct call_site *cs = &l->site[i];
+        bool inserted;
+        uint32_t pair = *hashmap_upsert(&P->pair_index, cs->caller, cs->callee,
+                                        (uint32_t)P->npairs, &inserted);
+        if (inserted) {
+            GROW(P->pair_site, P->pairs_cap, P->npairs);
+            P->pair_site[P->npairs++] = i;
+        } else if (cs->cost > l->site[P->pair_site[pair]].cost) {
+            P->pair_site[pair] = i;
+        }
+    }
+    P->pair_location = xcalloc(P->npairs ? P->npairs : 1, sizeof *P->pair_location);
+}
+
+/* The pair of frame `caller` calling `callee` + 1, or 0: no call site. */
+static uint32_t pair_of(const struct pprof *P, uint32_t caller, uint32_t callee)
+{
+    uint32_t pair;
+    return P->npairs && hashmap_get(&P->pair_index, caller, callee, &pair) ? pair + 1 : 0;
+}
+
+/* ---- the leaves' lines ---- */
+
+static const struct stacks *sort_lines_of; /* qsort has no context argument */
+
+static int by_frame_file_line(const void *a, const void *b)
+{
+    const struct line_key *x = stacks_line_key(sort_lines_of, *(const uint32_t *)a),
+                          *y = stacks_line_key(sort_lines_of, *(const uint32_t *)b);
+    if (x->at != y->at)
+        return x->at < y->at ? -1 : 1;
+    if (x->file != y->file)
+        return x->file < y->file ? -1 : 1;
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+/* The leaf frame of a stack, or NO_LINE for a stack of a thread's frame
+ * alone. */
+static uint32_t leaf_of(const struct pprof *P, const uint32_t *f, size_t n)
+{
+    return n == 0 || (n == 1 && P->thread_of[f[0]]) ? NO_LINE : f[n - 1];
+}
+
+/* Per frame and column, the counts of the stacks it is the leaf of
+ * (leaf) and of its lines (lines, saturating: a sum that does not fit
+ * cannot be a leaf's), and whether it leads two stacks or more (several,
+ * 2 at most). */
+static void leaf_sums(const struct pprof *P, uint64_t *leaf, uint64_t *lines, uint8_t *several)
+{
+    const struct render_job *job = P->job;
+    const struct stacks *s = P->s;
+    size_t ncols = job->ncolumns;
+    for (uint32_t id = 0; id < stacks_count_ids(s); id++) {
+        size_t n;
+        const uint32_t *f = stacks_path(s, id, &n);
+        uint32_t at = leaf_of(P, f, n);
+        if (at == NO_LINE)
+            continue;
+        bool any = false;
+        for (size_t c = 0; c < ncols; c++) {
+            uint64_t v = stacks_count(s, job->columns[c].col, id);
+            leaf[(size_t)at * ncols + c] += v; /* parts of a column's total */
+            any |= v != 0;
+        }
+        several[at] += any && several[at] < 2;
+    }
+    for (uint32_t e = 0; e < stacks_line_entries(s); e++) {
+        uint64_t *row = lines + (size_t)stacks_line_key(s, e)->at * ncols;
+        for (size_t c = 0; c < ncols; c++)
+            if (!add_u64(row[c], stacks_line_count(s, job->columns[c].col, e), &row[c]))
+                row[c] = UINT64_MAX;
+    }
+}
+
+/* Which frames' stacks are split by their lines, and their lines in
+ * order, when the stacks carry lines. */
+static void leaf_lines_prepare(struct pprof *P)
+{
+    const struct stacks *s = P->s;
+    struct leaf_lines *L = &P->lines;
+    size_t nentries = stacks_line_entries(s), nframes = stacks_count_frames(s);
+    size_t ncols = P->job->ncolumns;
+    if (nentries == 0 || ncols == 0)
+        return;
+    L->ncols = ncols;
+    uint64_t *leaf = xcalloc(nframes * ncols, sizeof *leaf);
+    uint64_t *lines = xcalloc(nframes * ncols, sizeof *lines);
+    uint8_t *several = xcalloc(nframes, 1);
+    leaf_sums(P, leaf, lines, several);
+    L->order = xmalloc(nentries * sizeof *L->order);
+    for (uint32_t e = 0; e < nentries; e++) {
+        L->order[e] = e;
+        P->any_line |= stacks_line_key(s, e)->line != 0;
+    }
+    sort_lines_of = s;
+    qsort(L->order, nentries, sizeof *L->order, by_frame_file_line);
+    L->first = xcalloc(nframes + 1, sizeof *L->first);
+    for (size_t i = 0; i < nentries; i++)
+        L->first[stacks_line_key(s, L->order[i])->at + 1]++;
+    for (size_t f = 0; f < nframes; f++)
+        L->first[f + 1] += L->first[f];
+    L->split = xcalloc(nframes * ncols, sizeof *L->split);
+    for (size_t f = 0; f < nframes; f++)
+        for (size_t c = 0; c < ncols; c++) {
+            size_t fc = f * ncols + c;
+            L->split[fc] = leaf[fc] != 0 && leaf[fc] == lines[fc];
+            /* several stacks and several lines: which went with which
+             * was chosen */
+            P->lines_chosen |=
+                L->split[fc] && several[f] >= 2 && L->first[f + 1] - L->first[f] >= 2;
+        }
+    L->pos = xmalloc(nframes * ncols * sizeof *L->pos);
+    for (size_t f = 0; f < nframes; f++)
+        for (size_t c = 0; c < ncols; c++)
+            L->pos[f * ncols + c] = L->first[f];
+    L->taken = xcalloc(nframes * ncols, sizeof *L->taken);
+    free(leaf);
+    free(lines);
+    free(several);
+}
+
+static void leaf_lines_free(struct leaf_lines *L)
+{
+    free(L->split);
+    free(L->order);
+    free(L->first);
+    free(L->pos);
+    free(L->taken);
+}
+
+/* Whether frame `at`'s stacks are split by its lines in some column. */
+static bool leaf_has_lines(const struct pprof *P, uint32_t at)
+{
+    const struct leaf_lines *L = &P->lines;
+    if (!L->split || at == NO_LINE)
+        return false;
+    for (size_t c = 0; c < L->ncols; c++)
+        if (L->split[(size_t)at * L->ncols + c])
+            return true;
+    return false;
+}
+
+/* Column c's `count` of a stack of leaf `at` as pieces (appended to
+ * *pieces from n; returns the new n): taken from the frame's lines in
+ * order when the column is split by them, else one piece without a line. */
+static size_t take_lines(struct pprof *P, uint32_t at, size_t c, uint64_t count,
+                         struct line_piece **pieces, size_t *cap, size_t n)
+{
+    struct leaf_lines *L = &P->lines;
+    size_t fc = (size_t)at * L->ncols + c, col = P->job->columns[c].col;
+    while (L->split[fc] && count > 0 && L->pos[fc] < L->first[at + 1]) {
+        uint32_t e = L->order[L->pos[fc]];
+        uint64_t left = stacks_line_count(P->s, col, e) - L->taken[fc];
+        if (left == 0) {
+            L->pos[fc]++;
+            L->taken[fc] = 0;
+            continue;
+        }
+        uint64_t take = count < left ? count : left;
+        GROW(*pieces, *cap, n);
+        (*pieces)[n++] = (struct line_piece){e, c, take};
+        L->taken[fc] += take;
+        count -= take;
+    }
+    if (count) { /* not split (the lines' sums are the leaves', checked) */
+        GROW(*pieces, *cap, n);
+        (*pieces)[n++] = (struct line_piece){NO_LINE, c, count};
+    }
+    return n;
+}
+
+static int by_entry_then_column(const void *a, const void *b)
+{
+    const struct line_piece *x = a, *y = b;
+    if (x->entry != y->entry)
+        return x->entry < y->entry ? -1 : 1;
+    return (x->col > y->col) - (x->col < y->col);
+}
+
 /* Each thread's two labels as Sample fields, and which frames are
  * thread frames. */
 static void thread_labels(struct pprof *P)
@@ -206,32 +478,133 @@ static void thread_labels(struct pprof *P)
     strtab_free(&frames);
 }
 
-/* Samples: one per stack with a nonzero value for some event. There are
- * as many samples as stacks and location ids as frames, so each sample
- * is written straight into the profile, its lengths known beforehand:
- * the location ids packed into a scratch buffer, the values' varint
- * sizes counted. */
+/* One sample, written straight into the profile, its lengths known
+ * beforehand: the location ids (root first in locs) packed into a
+ * scratch buffer, the values' varint sizes counted. */
+static void put_sample(struct pprof *P, struct buf *pb, struct buf *packed, const uint32_t *locs,
+                       size_t nlocs, const uint64_t *values, const struct buf *labels)
+{
+    size_t ncols = P->job->ncolumns, values_size = 0;
+    for (size_t c = 0; c < ncols; c++)
+        values_size += varint_size(values[c]);
+    size_t labels_size = labels ? labels->len : 0;
+    buf_reserve(packed, 5 * nlocs); /* a 32-bit varint has at most 5 bytes */
+    char *p = packed->data;
+    for (size_t i = nlocs; i-- > 0;) /* leaf first */
+        p = varint_at(p, locs[i]);
+    size_t locs_size = (size_t)(p - packed->data);
+    /* Profile field 2, a Sample: its field 1 the location ids
+     * (packed), its field 2 the values (packed) */
+    const uint64_t sample_key = key_of(2, WIRE_BYTES), locs_key = key_of(1, WIRE_BYTES),
+                   values_key = key_of(2, WIRE_BYTES);
+    size_t size = varint_size(locs_key) + varint_size(locs_size) + locs_size +
+                  varint_size(values_key) + varint_size(values_size) + values_size +
+                  labels_size;
+    buf_reserve(pb, varint_size(sample_key) + varint_size(size) + size);
+    p = pb->data + pb->len;
+    p = varint_at(p, sample_key);
+    p = varint_at(p, size);
+    p = varint_at(p, locs_key);
+    p = varint_at(p, locs_size);
+    memcpy(p, packed->data, locs_size);
+    p += locs_size;
+    p = varint_at(p, values_key);
+    p = varint_at(p, values_size);
+    for (size_t c = 0; c < ncols; c++)
+        p = varint_at(p, values[c]);
+    if (labels_size) {
+        memcpy(p, labels->data, labels_size);
+        p += labels_size;
+    }
+    pb->len = (size_t)(p - pb->data);
+}
+
+/* Scratch of the samples' writing. */
+struct sample_scratch {
+    uint64_t *values;
+    uint32_t *locs;
+    size_t locs_cap;
+    size_t *ends;              /* location k ends before frame ends[k] */
+    size_t ends_cap;
+    const uint32_t *prev;      /* the stack before: its frames, locations */
+    size_t prev_n, prev_nlocs;
+    struct buf packed;
+    struct line_piece *pieces;
+    size_t pieces_cap;
+};
+
+/* A stack whose leaf frames f[leaf .. n) (its location, the last of
+ * locs) are split by the leaf's lines: a sample per line with the
+ * values of every column at that line (values[] the stack's). */
+static void put_line_samples(struct pprof *P, struct buf *pb, struct sample_scratch *x,
+                             const uint32_t *f, size_t leaf, size_t n, size_t nlocs,
+                             const struct buf *labels)
+{
+    size_t ncols = P->job->ncolumns, npieces = 0;
+    for (size_t c = 0; c < ncols; c++)
+        if (x->values[c])
+            npieces = take_lines(P, f[n - 1], c, x->values[c], &x->pieces, &x->pieces_cap,
+                                 npieces);
+    qsort(x->pieces, npieces, sizeof *x->pieces, by_entry_then_column);
+    for (size_t i = 0; i < npieces;) {
+        uint32_t entry = x->pieces[i].entry;
+        memset(x->values, 0, ncols * sizeof *x->values);
+        for (; i < npieces && x->pieces[i].entry == entry; i++)
+            x->values[x->pieces[i].col] = x->pieces[i].count;
+        /* the leaf's location without a line made only if a column has
+         * no lines: a leaf split in every column needs none */
+        uint32_t plain = n - leaf == 1 ? P->location_of[f[leaf]] : 0;
+        if (entry == NO_LINE && !plain)
+            plain = location_id(P, f + leaf, n - leaf);
+        x->locs[nlocs - 1] = entry == NO_LINE ? plain
+                                              : location_line_id(P, f + leaf, n - leaf, entry);
+        put_sample(P, pb, &x->packed, x->locs, nlocs, x->values, labels);
+    }
+}
+
+/* The location of frames f[i..j) of a stack of n frames: a caller's at
+ * the line of its call to f[j] when the call's site is known, else
+ * without a line; 0 for a leaf split by lines (`lines`), whose
+ * locations put_line_samples() makes. */
+static uint32_t location_of_frames(struct pprof *P, const uint32_t *f, size_t i, size_t j,
+                                   size_t n, bool lines)
+{
+    uint32_t pair = j < n ? pair_of(P, f[j - 1], f[j]) : 0;
+    if (pair && j == i + 1) {
+        uint32_t *loc = &P->pair_location[pair - 1];
+        if (!*loc)
+            *loc = location_site_id(P, f + i, 1, P->pair_site[pair - 1]);
+        return *loc;
+    }
+    if (pair)
+        return location_site_id(P, f + i, j - i, P->pair_site[pair - 1]);
+    uint32_t loc = j == i + 1 ? P->location_of[f[i]] : 0;
+    if (!loc && !(lines && j == n))
+        loc = location_id(P, f + i, j - i);
+    return loc;
+}
+
+/* Samples: one per stack with a nonzero value for some event, or with
+ * lines one per line of its leaf. There are as many samples as stacks
+ * and location ids as frames, so each location id is looked up once per
+ * frame (location_of) and each sample written straight into the
+ * profile. */
 static void put_samples(struct pprof *P, struct buf *pb)
 {
     const struct render_job *job = P->job;
     const struct stacks *s = P->s;
     size_t ncols = job->ncolumns ? job->ncolumns : 1;
-    uint64_t *values = xcalloc(ncols, sizeof *values);
+    struct sample_scratch x = {.values = xcalloc(ncols, sizeof *x.values)};
     /* each event's counts, straight from its column of the stacks */
     const uint64_t **counts = xcalloc(ncols, sizeof *counts);
     size_t *len = xcalloc(ncols, sizeof *len);
     for (size_t c = 0; c < job->ncolumns; c++)
         counts[c] = stacks_col_counts(s, job->columns[c].col, &len[c]);
-    uint32_t *locs = NULL;
-    size_t locs_cap = 0;
-    struct buf packed = {0}; /* the location ids, packed varints */
     for (size_t id = 0; id < stacks_count_ids(s); id++) {
         bool any = false;
-        size_t values_size = 0;
         for (size_t c = 0; c < job->ncolumns; c++) {
-            values[c] = id < len[c] ? counts[c][id] : 0;
-            any |= values[c] != 0;
-            values_size += varint_size(values[c]);
+            x.values[c] = id < len[c] ? counts[c][id] : 0;
+            any |= x.values[c] != 0;
         }
         if (!any)
             continue;
@@ -239,53 +612,42 @@ static void put_samples(struct pprof *P, struct buf *pb)
         const uint32_t *f = stacks_path(s, (uint32_t)id, &n);
         uint32_t thread = n ? P->thread_of[f[0]] : 0;
         const struct buf *labels = thread ? &P->labels[thread - 1] : NULL;
-        size_t labels_size = labels ? labels->len : 0;
-        /* A frame and the inlined frames below it are one location. */
-        size_t nlocs = 0;
-        GROW(locs, locs_cap, n);
-        for (size_t i = thread ? 1 : 0; i < n;) {
+        /* A frame and the inlined frames below it are one location;
+         * the leaf's, split by lines, is made by put_line_samples(). */
+        bool lines = leaf_has_lines(P, leaf_of(P, f, n));
+        GROW(x.locs, x.locs_cap, n);
+        GROW(x.ends, x.ends_cap, n);
+        /* The locations of the stack before that end before the frames
+         * both share end are this one's too (a caller's depends on its
+         * callee): neighbours share most of their frames. */
+        size_t k = x.prev ? stacks_common_frames(x.prev, x.prev_n, f, n) : 0, nlocs = 0;
+        while (nlocs < x.prev_nlocs && x.ends[nlocs] < k)
+            nlocs++;
+        size_t leaf = 0;
+        for (size_t i = nlocs ? x.ends[nlocs - 1] : thread ? 1 : 0; i < n;) {
             size_t j = i + 1;
             while (j < n && P->inlined[f[j]])
                 j++;
-            uint32_t loc = j == i + 1 ? P->location_of[f[i]] : 0;
-            locs[nlocs++] = loc ? loc : location_id(P, f + i, j - i);
+            x.ends[nlocs] = j;
+            x.locs[nlocs++] = location_of_frames(P, f, i, j, n, lines);
+            leaf = i;
             i = j;
         }
-        buf_reserve(&packed, 5 * nlocs); /* a 32-bit varint has at most 5 bytes */
-        char *p = packed.data;
-        for (size_t i = nlocs; i-- > 0;) /* leaf first */
-            p = varint_at(p, locs[i]);
-        size_t locs_size = (size_t)(p - packed.data);
-        /* Profile field 2, a Sample: its field 1 the location ids
-         * (packed), its field 2 the values (packed) */
-        const uint64_t sample_key = key_of(2, WIRE_BYTES), locs_key = key_of(1, WIRE_BYTES),
-                       values_key = key_of(2, WIRE_BYTES);
-        size_t size = varint_size(locs_key) + varint_size(locs_size) + locs_size +
-                      varint_size(values_key) + varint_size(values_size) + values_size +
-                      labels_size;
-        buf_reserve(pb, varint_size(sample_key) + varint_size(size) + size);
-        p = pb->data + pb->len;
-        p = varint_at(p, sample_key);
-        p = varint_at(p, size);
-        p = varint_at(p, locs_key);
-        p = varint_at(p, locs_size);
-        memcpy(p, packed.data, locs_size);
-        p += locs_size;
-        p = varint_at(p, values_key);
-        p = varint_at(p, values_size);
-        for (size_t c = 0; c < job->ncolumns; c++)
-            p = varint_at(p, values[c]);
-        if (labels_size) {
-            memcpy(p, labels->data, labels_size);
-            p += labels_size;
-        }
-        pb->len = (size_t)(p - pb->data);
+        x.prev = f;
+        x.prev_n = n;
+        x.prev_nlocs = nlocs;
+        if (lines && nlocs)
+            put_line_samples(P, pb, &x, f, leaf, n, nlocs, labels);
+        else
+            put_sample(P, pb, &x.packed, x.locs, nlocs, x.values, labels);
     }
-    free(locs);
-    free(values);
+    free(x.locs);
+    free(x.ends);
+    free(x.values);
+    free(x.pieces);
+    buf_free(&x.packed);
     free(counts);
     free(len);
-    buf_free(&packed);
 }
 
 /* Mappings: one per object of the frames that head a location. */
@@ -318,19 +680,56 @@ static void put_mappings(struct pprof *P, struct buf *pb)
     buf_free(&msg);
 }
 
+/* The id of frame `frame`'s Function in file `file`: the frame's own
+ * (its id + 1) in its own file, else one of the same name in that file
+ * (pprof's Line has no file of its own), numbered after the frames'. */
+static uint64_t function_in_file(struct pprof *P, uint32_t frame, uint32_t file, uint32_t line)
+{
+    const struct frame_source *src = stacks_source_of(P->s, frame);
+    if (!src || src->file == file)
+        return (uint64_t)frame + 1;
+    bool inserted;
+    uint32_t k = *hashmap_upsert(&P->other_files, frame, file, (uint32_t)P->nother, &inserted);
+    if (inserted) {
+        GROW(P->other, P->other_cap, P->nother);
+        P->other[P->nother++] = (struct line_key){frame, file, line};
+    } else if (line && (P->other[k].line == 0 || line < P->other[k].line)) {
+        P->other[k].line = line; /* its start_line: the least line seen */
+    }
+    return (uint64_t)stacks_count_frames(P->s) + 1 + k;
+}
+
 static void put_locations(struct pprof *P, struct buf *pb)
 {
     struct buf msg = {0}, line = {0};
     for (uint32_t loc = 0; loc < P->locations.count; loc++) {
         size_t n = strtab_len(&P->locations, loc) / sizeof(uint32_t);
         const uint32_t *f = (const uint32_t *)(const void *)strtab_str(&P->locations, loc);
+        /* a leaf's location at a line: its frames, NO_LINE, the entry;
+         * a caller's at a call site: its frames, NO_LINE twice, the site */
+        struct line_key at_line;
+        const struct line_key *at = NULL;
+        if (n >= 4 && f[n - 3] == NO_LINE && f[n - 2] == NO_LINE) {
+            const struct call_site *cs = &P->s->lines.site[f[n - 1]];
+            at_line = (struct line_key){cs->caller, cs->file, cs->line};
+            at = &at_line;
+            n -= 3;
+        } else if (n >= 3 && f[n - 2] == NO_LINE) {
+            at = stacks_line_key(P->s, f[n - 1]);
+            n -= 2;
+        }
         put_uint(&msg, 1, loc + 1);
         put_uint(&msg, 2, P->object_of[f[0]]);
         for (size_t i = n; i-- > 0;) { /* the innermost inlined function first */
             const struct frame_source *src = stacks_source_of(P->s, f[i]);
-            put_uint(&line, 1, (uint64_t)f[i] + 1);
-            if (src && src->line != NO_SOURCE_NAME)
-                put_uint(&line, 2, src->line);
+            if (at && i == n - 1) {
+                put_uint(&line, 1, function_in_file(P, f[i], at->file, at->line));
+                put_uint(&line, 2, at->line);
+            } else {
+                put_uint(&line, 1, (uint64_t)f[i] + 1);
+                if (src && src->line != NO_SOURCE_NAME)
+                    put_uint(&line, 2, src->line);
+            }
             put_message(&msg, 4, &line);
         }
         put_message(pb, 4, &msg);
@@ -356,31 +755,44 @@ static int64_t function_name(struct pprof *P, struct buf *name, const char *text
     return string_index(P, name->data ? name->data : "", name->len);
 }
 
-static void put_functions(struct pprof *P, struct buf *pb)
+/* Function `id` of frame f, in file `file` from `line` (NO_SOURCE_NAME:
+ * unknown). */
+static void put_function(struct pprof *P, struct buf *pb, struct buf *msg, struct buf *name,
+                         uint64_t id, uint32_t f, uint32_t file, uint32_t line)
 {
     const struct stacks *s = P->s;
     const struct strtab *names = P->job->names;
+    size_t len;
+    const char *text = stacks_frame_text(s, f, &len);
+    int64_t ni = function_name(P, name, text, len, P->inlined[f]);
+    /* system_name: the raw name, the short one's (--frame=short) as read */
+    const char *raw = stacks_frame_raw(s, f);
+    int64_t si = raw == text ? ni : function_name(P, name, raw, strlen(raw), P->inlined[f]);
+    put_uint(msg, 1, id);
+    put_uint(msg, 2, (uint64_t)ni);
+    put_uint(msg, 3, (uint64_t)si);
+    if (file != NO_SOURCE_NAME)
+        put_uint(msg, 4, (uint64_t)string_index(P, strtab_str(names, file),
+                                                strtab_len(names, file)));
+    if (line != NO_SOURCE_NAME)
+        put_uint(msg, 5, line);
+    put_message(pb, 5, msg);
+}
+
+static void put_functions(struct pprof *P, struct buf *pb)
+{
+    const struct stacks *s = P->s;
     struct buf msg = {0}, name = {0};
     for (uint32_t f = 0; f < stacks_count_frames(s); f++) {
         if (!P->used[f])
             continue;
-        size_t len;
-        const char *text = stacks_frame_text(s, f, &len);
-        int64_t ni = function_name(P, &name, text, len, P->inlined[f]);
-        /* system_name: the raw name, the short one's (--frame=short) as read */
-        const char *raw = stacks_frame_raw(s, f);
-        int64_t si = raw == text ? ni : function_name(P, &name, raw, strlen(raw), P->inlined[f]);
-        put_uint(&msg, 1, (uint64_t)f + 1);
-        put_uint(&msg, 2, (uint64_t)ni);
-        put_uint(&msg, 3, (uint64_t)si);
         const struct frame_source *src = stacks_source_of(s, f);
-        if (src && src->file != NO_SOURCE_NAME)
-            put_uint(&msg, 4, (uint64_t)string_index(P, strtab_str(names, src->file),
-                                                     strtab_len(names, src->file)));
-        if (src && src->line != NO_SOURCE_NAME)
-            put_uint(&msg, 5, src->line);
-        put_message(pb, 5, &msg);
+        put_function(P, pb, &msg, &name, (uint64_t)f + 1, f,
+                     src ? src->file : NO_SOURCE_NAME, src ? src->line : NO_SOURCE_NAME);
     }
+    for (size_t k = 0; k < P->nother; k++) /* a frame's code in other files */
+        put_function(P, pb, &msg, &name, (uint64_t)stacks_count_frames(s) + 1 + k,
+                     P->other[k].at, P->other[k].file, P->other[k].line);
     buf_free(&msg);
     buf_free(&name);
 }
@@ -416,6 +828,11 @@ static int gzip_out(const struct buf *pb, FILE *out)
     return rc;
 }
 
+static const char lines_comment[] =
+    "lines: each line's cost is exact; callgrind.out does not say which call "
+    "path of a function each of its lines was reached by, so a function's "
+    "lines are given to its stacks in line order";
+
 int pprof_write(const struct render_job *job, FILE *out)
 {
     const struct stacks *s = job->stacks;
@@ -431,6 +848,10 @@ int pprof_write(const struct render_job *job, FILE *out)
     P.location_of = xcalloc(nf, sizeof *P.location_of);
     P.thread_of = xcalloc(nf, sizeof *P.thread_of);
     thread_labels(&P);
+    hashmap_init(&P.other_files);
+    hashmap_init(&P.pair_index);
+    leaf_lines_prepare(&P);
+    call_sites_prepare(&P);
     for (uint32_t f = 0; f < nframes; f++) {
         size_t len;
         const char *text = stacks_frame_text(s, f, &len);
@@ -457,6 +878,8 @@ int pprof_write(const struct render_job *job, FILE *out)
                                  strtab_len(job->comments, i));
         put_uint(&pb, 13, (uint64_t)k);
     }
+    if (P.lines_chosen) /* so that nobody reads lines as call paths */
+        put_uint(&pb, 13, (uint64_t)cstring_index(&P, lines_comment));
     for (uint32_t i = 0; i < P.strings.count; i++)
         put_bytes(&pb, 6, strtab_str(&P.strings, i), strtab_len(&P.strings, i));
 
@@ -468,6 +891,13 @@ int pprof_write(const struct render_job *job, FILE *out)
     free(P.object_of);
     free(P.location_of);
     free(P.thread_of);
+    free(P.key);
+    free(P.other);
+    hashmap_free(&P.other_files);
+    hashmap_free(&P.pair_index);
+    free(P.pair_site);
+    free(P.pair_location);
+    leaf_lines_free(&P.lines);
     for (size_t t = 0; t < job->nthreads; t++)
         buf_free(&P.labels[t]);
     free(P.labels);

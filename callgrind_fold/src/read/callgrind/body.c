@@ -26,8 +26,13 @@ static void inlined_frame(struct parser *P, const char *value, const char *end)
     buf_append(&P->names.scratch, value, len);
     buf_append(&P->names.scratch, INLINE_MARK, sizeof INLINE_MARK - 1);
     uint32_t name = strtab_intern(P->names.tab, P->names.scratch.data, P->names.scratch.len);
+    size_t before = P->body.prof->nnodes;
     P->body.inlined =
         profile_inlined_node(P->body.prof, &P->body.inlined_nodes, P->body.function, name);
+    /* the inlined code's file is the one "fi="/"fe=" named before it, not
+     * the function's: the frame's source (pprof's Function) */
+    if (P->body.prof->nnodes > before)
+        P->body.prof->nodes[P->body.inlined].file = P->body.file;
 }
 
 /* Function `name` of `object` as every stage and output names it: code

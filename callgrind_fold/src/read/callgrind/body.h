@@ -18,8 +18,9 @@ static inline uint32_t call_edge(struct parser *P, uint32_t caller, uint32_t cal
 
 /* A cost line's cost into part pt: the inclusive cost of a call when a
  * "calls=" line is pending (`call`), else self cost of the current
- * function or of the code inlined into it ("cfni="). */
-static inline __attribute__((always_inline)) void
+ * function or of the code inlined into it ("cfni=").  Returns the
+ * call's edge, if it took one, else NO_NODE. */
+static inline __attribute__((always_inline)) uint32_t
 cost_line_add(struct parser *P, struct section_graph *pt, bool call, uint64_t addr, uint64_t cost)
 {
     struct profile *prof = &pt->prof;
@@ -34,25 +35,25 @@ cost_line_add(struct parser *P, struct section_graph *pt, bool call, uint64_t ad
         }
         if (pt->by_address) {
             addr_add_cost(P, pt, true, caller, addr, cost);
-        } else {
-            uint32_t edge = pt == &P->body.part
-                                ? call_edge(P, caller, P->body.callee)
-                                : profile_call_edge(prof, caller, P->body.callee);
-            if (!profile_add_to_edge(prof, edge, cost, P->body.call_count))
-                fail(P, "call cost sum overflows 64 bits");
+            return NO_NODE;
         }
-        return;
+        uint32_t edge = pt == &P->body.part ? call_edge(P, caller, P->body.callee)
+                                            : profile_call_edge(prof, caller, P->body.callee);
+        if (!profile_add_to_edge(prof, edge, cost, P->body.call_count))
+            fail(P, "call cost sum overflows 64 bits");
+        return edge;
     }
     if (P->body.inlined != NO_NODE) {
         if (!profile_add_call(prof, P->body.function, P->body.inlined, cost) ||
             !profile_add_self(prof, P->body.inlined, cost))
             fail(P, "cost sum overflows 64 bits");
-        return;
+        return NO_NODE;
     }
     if (pt->by_address)
         addr_add_cost(P, pt, false, P->body.function, addr, cost);
     else if (!profile_add_self(prof, P->body.function, cost))
         fail(P, "cost sum overflows 64 bits");
+    return NO_NODE;
 }
 
 /* all_events: the other events' costs of the line (P->body.cols) added to a
@@ -75,6 +76,22 @@ static inline bool add_other_columns(const struct parser *P, uint64_t *row)
     return carry;
 }
 
+/* A self-cost line's costs (`cost`, and with all events P->body.cols)
+ * added to its source line in the part's line table, under `node` (the
+ * function, or the code inlined into it), at the file of the last
+ * "fl="/"fi="/"fe=".  Called once the node's own sums took the costs:
+ * a line's sums are parts of the node's, so they cannot overflow. */
+static inline void line_cost_add(struct parser *P, uint32_t node, uint64_t line, uint64_t cost)
+{
+    struct line_table *lt = &P->body.part.lines;
+    /* line 0 is "no line": the costs stay in the function's sum */
+    uint32_t at = line <= UINT32_MAX - 1 ? (uint32_t)line : 0;
+    uint32_t e = line_table_entry(lt, node, P->body.file, at);
+    lt->cost[e] += cost;
+    if (P->all.nothers)
+        (void)add_other_columns(P, line_table_more(lt, e));
+}
+
 /* What a cost line does with its values (the "instr" and "line"
  * subpositions, when asked for, and the cost of the chosen event): the
  * part of a cost line after its scanning, shared by cost_line() and the
@@ -89,17 +106,31 @@ cost_line_values(struct parser *P, uint64_t addr, uint64_t line, uint64_t cost)
     if (P->body.part.by_address && !call && !P->body.jump_pending)
         P->addr.last_instr = addr;
     if (want_line && !call && !P->body.jump_pending) {
+        /* the first line of the code the cost is of: inlined code's
+         * ("cfni="), in its own file, is not its function's */
+        uint32_t at = P->body.inlined != NO_NODE ? P->body.inlined : P->body.function;
         P->addr.last_line = line;
-        if (P->body.function != NO_NODE && line > 0 && line <= UINT32_MAX - 1 &&
-            P->body.prof->nodes[P->body.function].line == 0)
-            P->body.prof->nodes[P->body.function].line = first_line = (uint32_t)line;
+        if (at != NO_NODE && line > 0 && line <= UINT32_MAX - 1 &&
+            P->body.prof->nodes[at].line == 0)
+            P->body.prof->nodes[at].line = first_line = (uint32_t)line;
     }
     P->body.jump_pending = false;
     if (!call && P->body.function == NO_NODE)
         fail(P, "cost line before any \"fn=\" line");
-    cost_line_add(P, &P->body.part, call, addr, cost);
+    uint32_t edge = cost_line_add(P, &P->body.part, call, addr, cost);
     if (P->all.nothers)
         add_other_costs(P, call);
+    /* every self cost at its line, a line after "jump=" too: the
+     * function's lines sum to its self cost (--inline: lines from DWARF) */
+    if (want_line && !call && !P->body.part.by_address)
+        line_cost_add(P, P->body.inlined != NO_NODE ? P->body.inlined : P->body.function,
+                      line, cost);
+    /* a call's line: where its caller's location is when it calls */
+    if (want_line && call && !P->body.part.by_address)
+        line_table_site(&P->body.part.lines, edge,
+                        P->body.inlined != NO_NODE ? P->body.inlined : P->body.function,
+                        P->body.callee, P->body.file,
+                        line <= UINT32_MAX - 1 ? (uint32_t)line : 0, cost);
     if (call) {
         P->body.call_pending = false;
         P->body.call_object = P->body.call_file = NO_NAME;

@@ -135,6 +135,28 @@ static inline COST_BLOCKS_TARGET bool block_cost(const char *p, const struct blo
     return true;
 }
 
+/* The value of subposition `index` of a line block_cost() took (its
+ * tokens' first bytes `tokens`), as plain_subposition_at() reads it: "*"
+ * is last, "+N" and "-N" relative to it (wrapping), "N" absolute.  No
+ * "0x": its 'x' is an odd byte, and such a line is not taken. */
+static inline COST_BLOCKS_TARGET uint64_t block_subposition(const char *p,
+                                                            const struct block_bits *b,
+                                                            uint64_t tokens, size_t index,
+                                                            uint64_t last)
+{
+    for (size_t i = 0; i < index; i++)
+        tokens = _blsr_u64(tokens);
+    unsigned at = (unsigned)_tzcnt_u64(tokens);
+    char c = p[at];
+    if (c == '*')
+        return last;
+    unsigned from = at + (c == '+' || c == '-');
+    unsigned len = (unsigned)_tzcnt_u64(~(b->digit >> from));
+    /* most lines are a digit or two from the last: no word arithmetic */
+    uint64_t v = len == 1 ? (uint64_t)(p[from] - '0') : block_decimal(p + from, len);
+    return c == '+' ? last + v : c == '-' ? last - v : v;
+}
+
 #else
 #define COST_BLOCKS 0
 #endif

@@ -195,11 +195,39 @@ static bool cost_run_plain_applies(const struct parser *P)
     return P->header.single_column != SIZE_MAX && !P->body.part.by_address;
 }
 
-/* The self costs gathered by cost_run_plain_npos() for `node`, added. */
-static inline void cost_run_add_sum(struct parser *P, struct fn_node *node, uint64_t sum)
+/* A function's self-cost lines on one source line, one after another:
+ * summed here, and added to the line table once (line_cost_add()), when
+ * the line or the run ends.  Lines repeat: a function without debug
+ * information is all line 0, and a loop's instructions share theirs. */
+struct line_run {
+    uint64_t line, cost;
+    bool open;     /* cost is of line */
+    bool followed; /* line is P->addr.last_line and was offered as the
+                      node's first line (not after "jump=") */
+};
+
+/* Out of line: once a run, and the loops keep their run in registers. */
+static void line_run_add(struct parser *P, uint64_t line, uint64_t cost)
+{
+    line_cost_add(P, P->body.function, line, cost);
+}
+
+static inline __attribute__((always_inline)) void line_run_flush(struct parser *P,
+                                                                 struct line_run *run)
+{
+    if (run->open)
+        line_run_add(P, run->line, run->cost);
+    run->open = false;
+}
+
+/* The self costs gathered by cost_run_plain_npos() for `node`, added,
+ * and its last line's. */
+static inline __attribute__((always_inline)) void
+cost_run_add_sum(struct parser *P, struct fn_node *node, uint64_t sum, struct line_run *run)
 {
     node->self += sum;
     P->body.prof->total_self += sum;
+    line_run_flush(P, run);
 }
 
 /* The function a run of self cost lines adds to, if the next line is
@@ -221,6 +249,38 @@ cost_run_start(struct parser *P, uint64_t *room, uint64_t *sum, uint64_t **row)
     return node;
 }
 
+/* A self-cost line of a run, at `line`, once the run's sum took its
+ * cost: the line followed and its cost added to it, as
+ * cost_line_values() does.  With all events at once, its other costs
+ * (P->body.cols) are the line's alone: not summed in `run`.  The run's
+ * sum cannot overflow: the node's took the same costs. */
+static inline __attribute__((always_inline)) void
+cost_run_line_taken(struct parser *P, struct fn_node *node, uint64_t line, uint64_t cost,
+                    bool all, struct line_run *run)
+{
+    /* the run's line again, past its first: no "jump=" before it (that
+     * ends a run), and the line followed already */
+    if (!all && run->open && run->line == line && run->followed) {
+        run->cost += cost;
+        return;
+    }
+    bool followed = !P->body.jump_pending;
+    if (followed) {
+        P->addr.last_line = line;
+        if (line > 0 && line <= UINT32_MAX - 1 && node->line == 0)
+            node->line = (uint32_t)line;
+    }
+    if (all) {
+        line_cost_add(P, P->body.function, line, cost);
+    } else if (run->open && run->line == line) {
+        run->cost += cost;
+        run->followed = followed;
+    } else {
+        line_run_flush(P, run);
+        *run = (struct line_run){line, cost, true, followed};
+    }
+}
+
 /* The lines at p, classified whole with bit masks (scan.h, line_bits())
  * while they are cost lines of the plain form, whose selected cost is
  * then all that is read, or position lines position_line_fast() takes.
@@ -240,20 +300,20 @@ cost_run_start(struct parser *P, uint64_t *room, uint64_t *sum, uint64_t **row)
  * at any line neither takes; returns where it stopped. */
 static inline __attribute__((always_inline)) const char *
 cost_run_plain_npos(struct parser *P, const char *p, const char *limit, size_t npos,
-                 bool all, bool lines)
+                 bool all, bool lines, size_t lpos)
 {
     size_t ncolumns = P->header.events.ncolumns, one = P->header.single_column;
-    size_t lpos = P->addr.line_pos;
     struct fn_node *node = NULL; /* the function `sum` is of, if any */
     uint64_t *row = NULL;        /* all: its row of the other columns */
     uint64_t sum = 0, room = 0;
+    struct line_run run = {0, 0, false, false}; /* lines: its last line's cost */
     while (limit - p >= LINE_BITS_MAX) {
         struct line_bits b;
         line_bits(p, &b);
         uint64_t costs, starts;
         if (!plain_cost_line(p, &b, npos, ncolumns, &costs, &starts)) {
             if (node) { /* the position line may change the function */
-                cost_run_add_sum(P, node, sum);
+                cost_run_add_sum(P, node, sum, &run);
                 node = NULL;
             }
             const char *next = position_line_fast(P, p);
@@ -303,45 +363,40 @@ cost_run_plain_npos(struct parser *P, const char *p, const char *limit, size_t n
         if (node && cost <= room && !carry) {
             room -= cost;
             sum += cost;
-            if (lines && !P->body.jump_pending) { /* as cost_line_values() */
-                P->addr.last_line = line;
-                if (line > 0 && line <= UINT32_MAX - 1 && node->line == 0)
-                    node->line = (uint32_t)line;
-            }
+            if (lines)
+                cost_run_line_taken(P, node, line, cost, all, &run);
             P->body.jump_pending = false;
             continue;
         }
         if (node) {
             if (all) /* the exact path adds them again, or fails */
                 take_other_columns(P, row);
-            cost_run_add_sum(P, node, sum);
+            cost_run_add_sum(P, node, sum, &run);
             node = NULL;
         }
         cost_line_values(P, 0, line, cost);
     }
     if (node)
-        cost_run_add_sum(P, node, sum);
+        cost_run_add_sum(P, node, sum, &run);
     return p;
 }
 
 /* cost_run_plain_npos() made for the usual numbers of subpositions
  * ("positions: line", "instr line"), one function per mode: with npos,
- * all and lines constants, the compiler unrolls plain_cost_line()'s loop
+ * all, lines and the line's index constants, the compiler unrolls plain_cost_line()'s loop
  * over the subpositions and drops the code a mode does not use.  Apart,
  * not in one function: the one-event loop, the commonest, is then
  * compiled (registers, inlining) as if the others were not there. */
-#define COST_RUN_PLAIN_MODE(name, all, lines)                                      \
-    HOT_LOOP_CLONES                                                             \
-    static const char *name(struct parser *P, const char *p, const char *limit) \
-    {                                                                           \
-        switch (P->header.npositions) {                                                \
-        case 1:                                                                 \
-            return cost_run_plain_npos(P, p, limit, 1, all, lines);                \
-        case 2:                                                                 \
-            return cost_run_plain_npos(P, p, limit, 2, all, lines);                \
-        default:                                                                \
-            return cost_run_plain_npos(P, p, limit, P->header.npositions, all, lines);    \
-        }                                                                       \
+#define COST_RUN_PLAIN_MODE(name, all, lines)                                         \
+    HOT_LOOP_CLONES                                                                    \
+    static const char *name(struct parser *P, const char *p, const char *limit)        \
+    {                                                                                  \
+        size_t npos = P->header.npositions, lpos = P->addr.line_pos;                   \
+        if (npos == 1)                                                                 \
+            return cost_run_plain_npos(P, p, limit, 1, all, lines, 0);                 \
+        if (npos == 2 && (!lines || lpos == 1))                                        \
+            return cost_run_plain_npos(P, p, limit, 2, all, lines, 1);                 \
+        return cost_run_plain_npos(P, p, limit, npos, all, lines, lpos);               \
     }
 COST_RUN_PLAIN_MODE(cost_run_plain_one, false, false)
 COST_RUN_PLAIN_MODE(cost_run_plain_one_lines, false, true)
@@ -349,8 +404,9 @@ COST_RUN_PLAIN_MODE(cost_run_plain_all, true, false)
 COST_RUN_PLAIN_MODE(cost_run_plain_all_lines, true, true)
 
 #if COST_BLOCKS
-/* cost_run_plain_one()'s work (one event, no "line" subposition wanted) 64
- * bytes at a time (costblocks.h): of each block, every line whose '\n'
+/* cost_run_plain_one()'s work (one event; with `lines` the "line"
+ * subposition followed, as cost_run_plain_one_lines() does) 64 bytes at
+ * a time (costblocks.h): of each block, every line whose '\n'
  * is in it is read with the block's masks, a plain cost line here, any
  * other line by position_line_bits(); the next block starts after the
  * last of them.  The self costs of a function's run of lines are
@@ -358,12 +414,14 @@ COST_RUN_PLAIN_MODE(cost_run_plain_all_lines, true, true)
  * line neither takes, and where fewer than COST_BLOCK_READ bytes are left
  * (LINE_BITS_MAX for a position line); returns where it stopped. */
 static inline __attribute__((always_inline)) COST_BLOCKS_TARGET const char *
-cost_run_blocks_npos(struct parser *P, const char *p, const char *limit, size_t npos)
+cost_run_blocks_npos(struct parser *P, const char *p, const char *limit, size_t npos,
+                     bool lines, size_t lpos)
 {
     size_t column = P->header.single_column;
     size_t max_tokens = npos + P->header.events.ncolumns;
     struct fn_node *node = NULL; /* the function `sum` is of, if any */
     uint64_t *row = NULL, sum = 0, room = 0;
+    struct line_run run = {0, 0, false, false}; /* lines: its last line's cost */
     while (limit - p >= COST_BLOCK_READ) {
         struct block_bits b;
         block_classify(p, &b);
@@ -379,23 +437,27 @@ cost_run_blocks_npos(struct parser *P, const char *p, const char *limit, size_t 
             uint64_t cost;
             if (!(odd & line) &&
                 block_cost(p, &b, starts & line, line, npos, column, max_tokens, &cost)) {
+                uint64_t at_line =
+                    lines ? block_subposition(p, &b, starts & line, lpos, P->addr.last_line) : 0;
                 P->r->lineno++; /* before cost_line_values(), whose errors cite it */
                 if (!node)
                     node = cost_run_start(P, &room, &sum, &row);
                 if (node && cost <= room) {
                     room -= cost;
                     sum += cost;
+                    if (lines)
+                        cost_run_line_taken(P, node, at_line, cost, false, &run);
                     P->body.jump_pending = false;
                 } else {
                     if (node) {
-                        cost_run_add_sum(P, node, sum);
+                        cost_run_add_sum(P, node, sum, &run);
                         node = NULL;
                     }
-                    cost_line_values(P, 0, 0, cost); /* no address or line wanted */
+                    cost_line_values(P, 0, at_line, cost); /* no address wanted */
                 }
             } else {
                 if (node) { /* the line may change the function */
-                    cost_run_add_sum(P, node, sum);
+                    cost_run_add_sum(P, node, sum, &run);
                     node = NULL;
                 }
                 /* the line's bits as line_bits() makes them (bits past
@@ -415,24 +477,27 @@ cost_run_blocks_npos(struct parser *P, const char *p, const char *limit, size_t 
     }
 stop:
     if (node)
-        cost_run_add_sum(P, node, sum);
+        cost_run_add_sum(P, node, sum, &run);
     return p;
 }
 
 /* cost_run_blocks_npos() made for the usual numbers of subpositions, as
  * cost_run_plain_one() is. */
-COST_BLOCKS_TARGET
-static const char *cost_run_blocks(struct parser *P, const char *p, const char *limit)
-{
-    switch (P->header.npositions) {
-    case 1:
-        return cost_run_blocks_npos(P, p, limit, 1);
-    case 2:
-        return cost_run_blocks_npos(P, p, limit, 2);
-    default:
-        return cost_run_blocks_npos(P, p, limit, P->header.npositions);
+/* lines: "line" the last subposition ("positions: line", "instr line")
+ * is a constant too. */
+#define COST_RUN_BLOCKS_MODE(name, lines)                                              \
+    COST_BLOCKS_TARGET                                                                 \
+    static const char *name(struct parser *P, const char *p, const char *limit)        \
+    {                                                                                  \
+        size_t npos = P->header.npositions, lpos = P->addr.line_pos;                   \
+        if (npos == 1)                                                                 \
+            return cost_run_blocks_npos(P, p, limit, 1, lines, 0);                     \
+        if (npos == 2 && (!lines || lpos == 1))                                        \
+            return cost_run_blocks_npos(P, p, limit, 2, lines, 1);                     \
+        return cost_run_blocks_npos(P, p, limit, npos, lines, lpos);                   \
     }
-}
+COST_RUN_BLOCKS_MODE(cost_run_blocks, false)
+COST_RUN_BLOCKS_MODE(cost_run_blocks_lines, true)
 #endif
 
 static const char *cost_run_plain(struct parser *P, const char *p, const char *limit)
@@ -441,16 +506,14 @@ static const char *cost_run_plain(struct parser *P, const char *p, const char *l
     if (P->all.nothers)
         return lines ? cost_run_plain_all_lines(P, p, limit)
                      : cost_run_plain_all(P, p, limit);
-    if (lines)
-        return cost_run_plain_one_lines(P, p, limit);
 #if COST_BLOCKS
     /* A line the blocks do not take is left to the caller, which reads
      * that one line and comes back: not to cost_run_plain_one(), which would
      * go on a line at a time. */
     if (P->body.cost_blocks)
-        return cost_run_blocks(P, p, limit);
+        return lines ? cost_run_blocks_lines(P, p, limit) : cost_run_blocks(P, p, limit);
 #endif
-    return cost_run_plain_one(P, p, limit);
+    return lines ? cost_run_plain_one_lines(P, p, limit) : cost_run_plain_one(P, p, limit);
 }
 
 /* The one dispatch of the fast tiers: the body lines at the reader's

@@ -94,6 +94,8 @@ int read_callgrind(struct linereader *r, const char *first, size_t first_len,
     if (t->opt.by_address)
         section_graph_expect_bytes(&P->body.part, t->input_bytes);
     profile_expect_bytes(P->body.prof, t->input_bytes);
+    if (t->opt.want_lines && !t->opt.by_address)
+        line_table_expect_bytes(&P->body.part.lines, t->input_bytes);
     P->names.empty_name = strtab_intern(t->names, "", 0);
     P->failure.d = d;
     P->failure.r = r;
