@@ -16,48 +16,13 @@ command -v "$cc" >/dev/null 2>&1 || { echo "SKIP: cycle-sanity (no C compiler)";
 "$PREFIX/bin/valgrind" -q --tool=callgrind --cycle-estimation=yes \
     --callgrind-out-file="$scratch/cs.out" "$scratch/cs" run 10000 2> "$scratch/vg.err" || {
     fail "cycle-sanity: under callgrind"; cat "$scratch/vg.err"; finish; }
-python3 - "$scratch/native" "$scratch/cs.out" 10000 > "$scratch/report" <<'PY' || fail "cycle-sanity: Cl orders the kernels as native times (Spearman >= 0.85)"
+PYTHONPATH="$top/tests" python3 - "$scratch/native" "$scratch/cs.out" 10000 > "$scratch/report" <<'PY' || fail "cycle-sanity: Cl orders the kernels as native times (Spearman >= 0.85)"
 import sys
+from cycle_kernels import inclusive_costs, spearman
 native = dict((l.split()[0], float(l.split()[1])) for l in open(sys.argv[1]))
 n = int(sys.argv[3])
-names, est, events, pending = {}, {}, [], None
-for line in open(sys.argv[2]):
-    line = line.rstrip("\n")
-    if line.startswith("events:"):
-        events = line.split()[1:]
-    elif line.startswith(("fn=", "cfn=")):
-        num, _, name = line.split("=", 1)[1].partition(")")
-        if name.strip():
-            names[num] = name.strip()
-        pending = names.get(num) if line.startswith("cfn=") else None
-    elif line.startswith("calls=") and pending:
-        continue
-    elif pending and line[:1].isdigit():
-        v = [int(x) for x in line.split()[1:]]
-        if pending.startswith("k_"):
-            e = est.setdefault(pending[2:], [0, 0])
-            e[0] += v[events.index("Ct")]
-            e[1] += v[events.index("Cl")]
-        pending = None
-def ranks(xs):
-    order = sorted(range(len(xs)), key=lambda i: xs[i])
-    r = [0.0] * len(xs)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            r[order[k]] = (i + j) / 2.0 + 1
-        i = j + 1
-    return r
-def spearman(a, b):
-    ra, rb = ranks(a), ranks(b)
-    ma, mb = sum(ra) / len(ra), sum(rb) / len(rb)
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    va = sum((x - ma) ** 2 for x in ra) ** 0.5
-    vb = sum((y - mb) ** 2 for y in rb) ** 0.5
-    return cov / (va * vb)
+events, costs = inclusive_costs(sys.argv[2])
+est = {k: [c[events.index("Ct")], c[events.index("Cl")]] for k, c in costs.items()}
 ks = sorted(native)
 missing = [k for k in ks if k not in est]
 if missing:
