@@ -118,12 +118,17 @@ unexpanded() { # BINARY ERRFILE
 # --cycle-estimation's coverage in a -v run: its report lines, at most
 # 0.1% of executed instructions without costs, and Ct and Cl totals in the
 # profile with 0 < Ct (throughput) < Cl (latency).
+# _fell and _all of the first "HEADING...): N of M ..." line of LOGFILE.
+report_fraction() { # HEADING LOGFILE
+    _line=$(grep -m1 "$1" "$2")
+    _fell=$(echo "$_line" | sed -n 's/.*): \([0-9]*\) of [0-9]* .*/\1/p')
+    _all=$(echo "$_line" | sed -n 's/.*): [0-9]* of \([0-9]*\) .*/\1/p')
+}
+
 cycle_coverage_checks() { # LABEL LOGFILE PROFILE
     sed -n 's/^==[0-9]*== \(Cycle estimation.*\)/\1/p; s/^==[0-9]*== \(Block model.*\)/\1/p
             s/^==[0-9]*== \( \{3,\}[0-9,]*  .*\)/\1/p' "$2"
-    _line=$(grep -m1 'Cycle estimation (' "$2")
-    _fell=$(echo "$_line" | sed -n 's/.*): \([0-9]*\) of [0-9]* executed.*/\1/p')
-    _all=$(echo "$_line" | sed -n 's/.*): [0-9]* of \([0-9]*\) executed.*/\1/p')
+    report_fraction 'Cycle estimation (' "$2"
     if [ -z "$_fell" ] || [ -z "$_all" ] || [ "$_all" -eq 0 ]; then
         fail "$1: no report of the fallbacks with -v"; return
     fi
@@ -135,9 +140,7 @@ cycle_coverage_checks() { # LABEL LOGFILE PROFILE
              END { exit !(ct != "" && ct + 0 > 0 && ct + 0 < cl + 0) }' "$3"
     # the block model: a block overlaps its instructions, so its figure
     # stays under the sum of their latencies
-    _line=$(grep -m1 'Block model (' "$2")
-    _fell=$(echo "$_line" | sed -n 's/.*): \([0-9]*\) of [0-9]* block runs.*/\1/p')
-    _all=$(echo "$_line" | sed -n 's/.*): [0-9]* of \([0-9]*\) block runs.*/\1/p')
+    report_fraction 'Block model (' "$2"
     if [ -z "$_fell" ] || [ -z "$_all" ] || [ "$_all" -eq 0 ]; then
         fail "$1: no report of the block model's coverage with -v"; return
     fi
