@@ -22,28 +22,17 @@ static inline uint64_t line_key_hash(uint32_t at, uint32_t file, uint32_t line)
     return hash_mix((uint64_t)at << 32 | file, line);
 }
 
-/* Room for one more entry: the index doubled when full to half, the
- * entries placed again by their keys' hashes. */
+static uint64_t line_hash_of(uint32_t v, const void *keys)
+{
+    const struct line_key *k = &((const struct line_table *)keys)->key[v - 1];
+    return line_key_hash(k->at, k->file, k->line);
+}
+
+/* Room for one more entry: the index doubled when full to half. */
 static void index_reserve(struct line_table *lt)
 {
-    struct entry_index *ix = &lt->index;
-    if ((ix->count + 1) * 2 <= ix->capacity)
-        return;
-    struct entry_index old = *ix;
-    ix->capacity = old.capacity ? old.capacity * 2 : 256;
-    ix->slots = xcalloc(ix->capacity, sizeof *ix->slots);
-    size_t mask = ix->capacity - 1;
-    for (size_t i = 0; i < old.capacity; i++) {
-        uint32_t v = old.slots[i];
-        if (!v)
-            continue;
-        const struct line_key *k = &lt->key[v - 1];
-        size_t j = (size_t)line_key_hash(k->at, k->file, k->line) & mask;
-        while (ix->slots[j])
-            j = (j + 1) & mask;
-        ix->slots[j] = v;
-    }
-    free(old.slots);
+    if ((lt->index.count + 1) * 2 > lt->index.capacity)
+        entry_index_grow(&lt->index, 256, line_hash_of, lt);
 }
 
 void line_table_init(struct line_table *lt)

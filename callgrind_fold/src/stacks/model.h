@@ -351,6 +351,11 @@ struct entry_index {
     size_t count;
 };
 
+/* Doubles the index (or makes it with `first` slots) and places every
+ * entry again by `hash(entry number + 1, keys)`. */
+void entry_index_grow(struct entry_index *ix, size_t first,
+                      uint64_t (*hash)(uint32_t v, const void *keys), const void *keys);
+
 /* Rows of costs, one row per node, edge or record: cells below `zeroed`
  * hold costs or 0; the rest of the `allocated` ones are not yet written,
  * so that growing touches no page before a row needs it. */

@@ -39,30 +39,35 @@ static inline uint64_t edge_key_hash(uint32_t caller, uint32_t callee)
     return hash_mix(caller, callee);
 }
 
-/* The table doubled; the entries already in, placed again by the hash
- * of their keys (edges when `edges`, else nodes). */
-static void index_grow(struct entry_index *ix, const struct profile *p, bool edges)
+void entry_index_grow(struct entry_index *ix, size_t first,
+                      uint64_t (*hash)(uint32_t v, const void *keys), const void *keys)
 {
     struct entry_index old = *ix;
-    ix->capacity = old.capacity ? old.capacity * 2 : 64;
+    ix->capacity = old.capacity ? old.capacity * 2 : first;
     ix->slots = xcalloc(ix->capacity, sizeof *ix->slots);
     size_t mask = ix->capacity - 1;
     for (size_t i = 0; i < old.capacity; i++) {
         uint32_t v = old.slots[i];
         if (!v)
             continue;
-        uint64_t h;
-        if (edges)
-            h = edge_key_hash(p->edges[v - 1].caller, p->edges[v - 1].callee);
-        else
-            h = node_key_hash(p->nodes[v - 1].object, p->nodes[v - 1].file,
-                              p->nodes[v - 1].name);
-        size_t j = (size_t)h & mask;
+        size_t j = (size_t)hash(v, keys) & mask;
         while (ix->slots[j])
             j = (j + 1) & mask;
         ix->slots[j] = v;
     }
     free(old.slots);
+}
+
+static uint64_t edge_hash_of(uint32_t v, const void *keys)
+{
+    const struct call_edge *e = &((const struct profile *)keys)->edges[v - 1];
+    return edge_key_hash(e->caller, e->callee);
+}
+
+static uint64_t node_hash_of(uint32_t v, const void *keys)
+{
+    const struct fn_node *n = &((const struct profile *)keys)->nodes[v - 1];
+    return node_key_hash(n->object, n->file, n->name);
 }
 
 /* Room for `n` entries in an empty index, made at once. */
@@ -82,7 +87,7 @@ static void index_expect(struct entry_index *ix, size_t n)
 static inline void index_reserve(struct entry_index *ix, const struct profile *p, bool edges)
 {
     if ((ix->count + 1) * 2 > ix->capacity)
-        index_grow(ix, p, edges);
+        entry_index_grow(ix, 64, edges ? edge_hash_of : node_hash_of, p);
 }
 
 /* The slot of the node with these keys, or the empty slot where it goes. */
