@@ -137,21 +137,54 @@ static void print_diag(const struct diag *d)
         fprintf(stderr, "%s: %s\n", d->file, msg);
 }
 
-/* Every input, summed. Returns 0, or EXIT_INPUT after printing why. */
-static int read_inputs(struct run *run, const char *const *inputs, size_t ninputs)
+/* Each input read, the empty ones counted (*empty, the first in
+ * *first_empty). Returns 0, or EXIT_INPUT after printing why. */
+static int read_each(struct run *run, const char *const *inputs, size_t ninputs,
+                     struct diag *d, struct diag *first_empty, size_t *empty)
 {
-    struct diag d, first_empty;
-    size_t empty = 0;
     for (size_t i = 0; i < ninputs; i++) {
-        int rc = run_read_path(run, inputs[i], &d);
+        int rc = run_read_path(run, inputs[i], d);
         if (rc == INPUT_EMPTY) {
-            if (empty++ == 0)
-                first_empty = d;
+            if ((*empty)++ == 0)
+                *first_empty = *d;
         } else if (rc != 0) {
-            print_diag(&d);
+            print_diag(d);
             return EXIT_INPUT;
         }
     }
+    return 0;
+}
+
+/* The inputs in the order they are read: the folded trees first (in
+ * their order), then the others, so that a callgrind.out finds the tree
+ * it is the twin of (twins.h) whichever comes first on the command line.
+ * Sums do not depend on the order. The array is the caller's to free. */
+static const char **reading_order(const char *const *inputs, size_t ninputs)
+{
+    const char **order = xcalloc(ninputs + 1, sizeof *order);
+    bool *tree = xcalloc(ninputs + 1, sizeof *tree);
+    size_t n = 0;
+    for (size_t i = 0; i < ninputs; i++)
+        if ((tree[i] = read_path_is_tree(inputs[i])))
+            order[n++] = inputs[i];
+    for (size_t i = 0; i < ninputs; i++)
+        if (!tree[i])
+            order[n++] = inputs[i];
+    free(tree);
+    return order;
+}
+
+/* Every input, summed. Returns 0, or EXIT_INPUT after printing why. */
+static int read_inputs(struct run *run, const char *const *given, size_t ninputs)
+{
+    struct diag d, first_empty;
+    size_t empty = 0;
+    const char **inputs = ninputs > 1 ? reading_order(given, ninputs) : NULL;
+    int rc = read_each(run, inputs ? (const char *const *)inputs : given, ninputs, &d,
+                       &first_empty, &empty);
+    free(inputs);
+    if (rc)
+        return rc;
     if (empty == ninputs) {
         print_diag(&first_empty);
         return EXIT_INPUT;
@@ -412,6 +445,10 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
      * (the base's paired with the run's) */
     if (status == 0)
         status = router_assemble(&run.route, base ? &base->route : NULL);
+    /* lines from twins (twins.h): what the profile says of them */
+    const char *twins_comment_text = twins_comment(&run.route.twins);
+    if (status == 0 && twins_comment_text && run.in.opt.want_lines && run.in.opt.keep_notes)
+        strtab_intern(&run.in.notes.comments, twins_comment_text, strlen(twins_comment_text));
     if (status == 0 && (needs->run_columns || needs->part_columns))
         status = count_views(&run, needs->run_columns, needs->part_columns);
     if (status == 0 && needs->part_columns && base)
@@ -438,6 +475,8 @@ int pipeline_run(const struct run_options *opt, const char *const *inputs, size_
                 "callgrind_fold: note: stacks are estimated from the call graph "
                 "(%.60s); profile with callgrind --dump-folded=yes for exact "
                 "stacks\n", run.route.fold.estimate_reason);
+    if (status == 0)
+        twins_report(&run.route.twins, run.in.opt.want_lines, stderr);
     if (run.inl && status == 0)
         inline_report(run.inl, &run.names, stderr);
     if (base)

@@ -25,6 +25,7 @@ void router_init(struct router *r, const struct router_setup *setup)
     r->keep_parts = needs->report || r->trim_roots || threads_shown;
     hashmap_init(&r->part_index);
     hashmap_init(&r->process_order);
+    twins_init(&r->twins);
     r->fold = (struct fold_target){.out = setup->out, .names = setup->names,
                                    .style = setup->style, .resolution = setup->resolution};
 }
@@ -125,8 +126,10 @@ static bool read_eventless(const struct router *r, const struct section_info *in
 
 /* A kept section into its part if it has a cost (re-rooted for
  * pictures); a CodSpeed metadata part's text noted; other sections
- * without cost ("Program termination", an idle thread) dropped. Takes s. */
-static void keep_section(struct router *r, const struct section_info *info, struct stacks *s)
+ * without cost ("Program termination", an idle thread) dropped. Takes s;
+ * returns the stacks kept, or NULL. */
+static struct stacks *keep_section(struct router *r, const struct section_info *info,
+                                   struct stacks *s)
 {
     bool eventless = read_eventless(r, info);
     if (!r->cmd)
@@ -135,7 +138,7 @@ static void keep_section(struct router *r, const struct section_info *info, stru
         if (info->metadata)
             note_metadata(r, info->metadata_text, info->metadata_len);
         delete_stacks(s);
-        return;
+        return NULL;
     }
     if (r->trim_roots && !info->folded_text) {
         size_t len;
@@ -157,6 +160,7 @@ static void keep_section(struct router *r, const struct section_info *info, stru
         .eventless = eventless,
         .stacks = s,
     };
+    return s;
 }
 
 /* A section's graph folded into r->fold's stacks, and its self costs by
@@ -179,6 +183,11 @@ static int route_graph(void *arg, const struct section_info *info, struct sectio
                        size_t errlen)
 {
     struct router *r = arg;
+    struct twin_tree *twin = twins_find(&r->twins, info);
+    if (twin) /* the tree has its stacks: its lines only, onto them */
+        return twins_pair(&r->twins, twin, info, pt, r->to.names, &r->to.style, err, errlen);
+    if (twins_check_unpaired(&r->twins, info, pt, err, errlen))
+        return -1;
     if (r->to.inl && inline_apply(r->to.inl, pt, r->to.names, err, errlen))
         return -1;
     profile_resolve_call_targets(&pt->prof);
@@ -217,13 +226,18 @@ static int route_stacks(void *arg, const struct section_info *info, struct stack
     (void)err;
     (void)errlen;
     struct router *r = arg;
-    if (s == r->to.out || (!s && !kept_apart(r, info)))
-        return 0; /* summed as it was read */
+    if (s == r->to.out || (!s && !kept_apart(r, info))) {
+        if (info->tree) /* summed as it was read */
+            twins_note_tree(&r->twins, info, s, r->to.columns);
+        return 0;
+    }
     if (!s)
         s = new_section_stacks(r);
     r->open = NULL;
     if (kept_apart(r, info)) {
-        keep_section(r, info, s);
+        struct stacks *kept = keep_section(r, info, s);
+        if (info->tree)
+            twins_note_tree(&r->twins, info, kept, r->to.columns);
     } else {
         GROW(r->eventless, r->eventless_cap, r->neventless);
         r->eventless[r->neventless++] = s;
@@ -270,6 +284,7 @@ void router_free(struct router *r)
     free(r->metadata);
     free(r->cmd);
     fold_target_free(&r->fold);
+    twins_free(&r->twins);
     delete_stacks(r->open); /* an input failed in this section */
     for (size_t i = 0; i < r->neventless; i++)
         delete_stacks(r->eventless[i]);

@@ -35,6 +35,7 @@
 
 #include "read/read.h"
 #include "stacks/stacks.h"
+#include "twins.h"
 #include "write/report.h"
 #include "write/write.h"
 
@@ -112,6 +113,9 @@ struct router {
     char **metadata;
     size_t nmetadata, metadata_cap;
     char *cmd;
+    /* folded trees' sections, and the callgrind.out sections that are
+     * their twins: lines only (twins.h) */
+    struct twins twins;
 };
 
 void router_init(struct router *r, const struct router_setup *setup);

@@ -109,6 +109,7 @@ int read_path(const char *path, struct read_target *t, struct diag *d)
 {
     bool is_stdin = strcmp(path, "-") == 0;
     set_name(d, is_stdin ? "<stdin>" : path);
+    t->input_name = d->file;
     int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
     if (fd < 0) {
         snprintf(d->msg, sizeof d->msg, "cannot open: %s", strerror(errno));
@@ -161,9 +162,32 @@ int read_memory(const char *name, const char *data, size_t len, struct read_targ
     t->cmd.len = 0;
     t->inputs++;
     set_name(d, name);
+    t->input_name = d->file;
     struct linereader r;
     lr_open_memory(&r, data, len);
     int rc = read_lines(&r, t, d);
     lr_close(&r);
     return rc;
+}
+
+bool read_path_is_tree(const char *path)
+{
+    /* only a regular file: a pipe's first bytes read here would be lost */
+    struct stat st;
+    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0)
+        return false; /* reading it says why */
+    /* as read_lines() tells a tree: its first line starts with the marker */
+    char first[sizeof TREE_MARKER - 1];
+    size_t got = 0;
+    while (got < sizeof first) {
+        ssize_t n = read(fd, first + got, sizeof first - got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    return got == sizeof first && memcmp(first, TREE_MARKER, sizeof first) == 0;
 }

@@ -105,6 +105,14 @@ struct section_info {
     bool metadata;
     const char *metadata_text;
     size_t metadata_len;
+    /* A section of a folded tree: its "totals:", one per event of its
+     * input's "events:" line (tree_events), checked against its
+     * callgrind.out twin's (router.c, twins.h). */
+    bool tree;
+    const uint64_t *tree_totals;
+    const char *const *tree_events;
+    size_t tree_nevents;
+    const char *file;            /* its input's name, for messages */
 };
 
 /* harness.c: fills a section_info's trigger, benchmark, name and metadata
@@ -174,6 +182,7 @@ struct read_target {
     uint64_t input_bytes;        /* size of the input being read, 0 if unknown */
     struct buf cmd;              /* the "cmd:" value of the input being read */
     uint64_t inputs;             /* inputs begun, the one being read's number */
+    const char *input_name;      /* the one being read's name, as given */
     struct sections_seen sections;
     bool *thread_matched;        /* per --thread value: some section --part
                                     selects has that thread */
@@ -225,5 +234,10 @@ const char *notes_event_long_name(const struct input_notes *n, const char *name,
 int read_path(const char *path, struct read_target *t, struct diag *d);
 int read_memory(const char *name, const char *data, size_t len, struct read_target *t,
                 struct diag *d);
+/* Whether the file at `path` is a folded tree (its first line the tree's
+ * marker): the pipeline reads trees first, so that each callgrind.out
+ * finds the tree it is the twin of. Only a regular file is looked at
+ * (not standard input, nor a pipe). */
+bool read_path_is_tree(const char *path);
 
 #endif

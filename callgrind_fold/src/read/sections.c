@@ -146,8 +146,10 @@ int section_end_header(struct read_target *t, const struct section_head *h,
         }
     }
     if (h->has_thread) {
-        uint32_t *seen = hashmap_upsert(&s->threads, at, h->thread, (uint32_t)s->nthreads,
-                                        &inserted);
+        /* a tree's thread apart from its callgrind.out's: twins */
+        uint64_t kind = h->tree ? (uint64_t)1 << 32 : 0;
+        uint32_t *seen = hashmap_upsert(&s->threads, at | kind, h->thread,
+                                        (uint32_t)s->nthreads, &inserted);
         if (!inserted) {
             *line = h->thread_line;
             snprintf(err, errlen, "part %" PRIu64 " has a second section of thread %" PRIu64

@@ -11,7 +11,9 @@
  * when the section names its thread, else the input itself (so inputs
  * without "thread:" lines keep their parts to themselves, as before).
  * Two sections of one part may not name the same thread, nor different
- * "desc: Trigger:" lines (the part's name). */
+ * "desc: Trigger:" lines (the part's name); a folded tree's section and
+ * its callgrind.out's (twins, router.c) are of one thread, told apart by
+ * `tree`. */
 #ifndef CF_READ_SECTIONS_H
 #define CF_READ_SECTIONS_H
 
@@ -33,6 +35,8 @@ struct section_head {
     bool has_trigger;
     struct buf trigger;         /* "desc: Trigger:" */
     uint64_t trigger_line;
+    bool tree;                  /* a folded tree's section (kept across
+                                   sections, as the pid) */
 };
 
 /* A new section: everything but the input's pid forgotten. */

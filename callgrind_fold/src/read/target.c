@@ -53,6 +53,7 @@ static void complete_info(struct read_target *t, struct section_info *info)
     info->descs = info->descs ? info->descs : "";
     info->cmd = t->cmd.len ? buf_cstr(&t->cmd) : "";
     info->input = t->inputs;
+    info->file = t->input_name ? t->input_name : "";
     read_describe_section(info);
 }
 

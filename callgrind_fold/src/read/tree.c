@@ -355,7 +355,10 @@ static void totals_line(struct tree_reader *T, const char *p, const char *end)
         T->t->part_matched = true;
     char err[sizeof T->d->msg];
     struct section_info info = {.number = T->number, .descs = T->descs.data,
-                             .descs_len = T->descs.len};
+                                .descs_len = T->descs.len, .tree = true,
+                                .tree_totals = T->sum,
+                                .tree_events = (const char *const *)T->events.columns,
+                                .tree_nevents = T->events.ncolumns};
     section_fill_info(T->t, &T->head, &info);
     struct stacks *read = T->into;
     T->into = NULL; /* the sink's from now on */
@@ -688,6 +691,7 @@ int read_tree(struct linereader *r, const char *first, size_t first_len,
     hashmap_init(&T->sparse);
     T->failure.d = d;
     T->failure.r = r;
+    T->head.tree = true;
     if (setjmp(T->failure.jump)) {
         free_reader(T);
         return -1;

@@ -65,7 +65,9 @@ int fold_profile(const struct profile *p, const size_t *columns, struct fold_tar
 /* The part's self costs by line (lt, of profile p) added to t->out's
  * lines, each node's to its frame, column c to t->out's columns[c];
  * after fold_profile() of the same part into the same t->out, whose
- * frames it reuses.  Returns 0, or -1 when a sum overflows 64 bits. */
+ * frames it reuses (or with t->frame_of filled by the caller: a folded
+ * tree's frames, twins.h); a column c with columns[c] NO_COLUMN is left
+ * out.  Returns 0, or -1 when a sum overflows 64 bits. */
 int fold_lines(const struct line_table *lt, const struct profile *p, const size_t *columns,
                struct fold_target *t);
 

@@ -296,6 +296,8 @@ int fold_lines(const struct line_table *lt, const struct profile *p, const size_
         if (frame == UINT32_MAX)
             continue;
         for (size_t c = 0; c < lt->ncols && c < p->ncols; c++) {
+            if (columns[c] == NO_COLUMN)
+                continue;
             uint64_t cost = line_table_cost(lt, e, c);
             if (cost && !stacks_line_add(t->out, columns[c], frame, lt->key[e].file,
                                          lt->key[e].line, cost)) {

@@ -102,6 +102,9 @@ void stacks_init(struct stacks *s);
 void stacks_free(struct stacks *s);
 /* Id of a frame's text (which must not contain ';'). */
 uint32_t stacks_frame(struct stacks *s, const char *text, size_t len);
+/* Id of a frame's text if s has that frame, else UINT32_MAX (frames not
+ * renamed yet: their key is their text). */
+uint32_t stacks_frame_find(const struct stacks *s, const char *text, size_t len);
 /* Notes where a frame came from, if keep_sources and not noted before. */
 void stacks_frame_source(struct stacks *s, uint32_t frame, uint32_t object,
                          uint32_t file, uint32_t line);

@@ -148,6 +148,11 @@ uint32_t stacks_frame(struct stacks *s, const char *text, size_t len)
     return strtab_intern(&s->frames, text, len);
 }
 
+uint32_t stacks_frame_find(const struct stacks *s, const char *text, size_t len)
+{
+    return strtab_find(&s->frames, text, len, strtab_hash(text, len));
+}
+
 uint32_t stacks_intern(struct stacks *s, const uint32_t *frames, size_t nframes)
 {
     return strtab_intern(&s->paths, (const char *)frames, nframes * sizeof *frames);
