@@ -151,12 +151,18 @@ static int check_totals(const struct twin_tree *t, const struct section_info *in
     return 0;
 }
 
-/* Whether node i of pt has a line cost in a kept column: has[i]. */
-static bool *nodes_with_lines(const struct section_graph *pt, const size_t *keep)
+/* Whether node i of pt has a line cost in a kept column: has[i]; and
+ * least[i], its least line in its own file (0: none), its first. */
+static bool *nodes_with_lines(const struct section_graph *pt, const size_t *keep,
+                              uint32_t *least)
 {
     const struct line_table *lt = &pt->lines;
     bool *has = xcalloc(pt->prof.nnodes + 1, sizeof *has);
     for (uint32_t e = 0; e < lt->n; e++) {
+        const struct line_key *k = &lt->key[e];
+        if (k->line && k->file == pt->prof.nodes[k->at].file &&
+            (!least[k->at] || k->line < least[k->at]))
+            least[k->at] = k->line;
         for (size_t c = 0; c < lt->ncols && c < pt->prof.ncols && !has[lt->key[e].at]; c++) {
             uint64_t cost = c == 0 ? lt->cost[e]
                                    : cost_rows_cell(&lt->more,
@@ -170,7 +176,7 @@ static bool *nodes_with_lines(const struct section_graph *pt, const size_t *keep
 /* The twin's lines and call sites onto the tree's frames in t->into:
  * each node's frame the one of the text the tree reader makes of its
  * name (no object: the tree names none), its source noted from the
- * node. Counts the functions left out (no such frame). */
+ * node (its first line the least of every dump's). Counts the functions left out (no such frame). */
 static int fold_twin_lines(struct twins *tw, struct twin_tree *t,
                            const struct section_graph *pt, const size_t *keep,
                            const struct strtab *names, const struct frame_style *style)
@@ -180,7 +186,8 @@ static int fold_twin_lines(struct twins *tw, struct twin_tree *t,
     hashmap_init(&ft.frame_of);
     struct hashmap left_out; /* names whose lines had no frame */
     hashmap_init(&left_out);
-    bool *has = nodes_with_lines(pt, keep);
+    uint32_t *least = xcalloc(p->nnodes + 1, sizeof *least);
+    bool *has = nodes_with_lines(pt, keep, least);
     struct buf text = {0};
     for (uint32_t i = 0; i < p->nnodes; i++) {
         const struct fn_node *fn = &p->nodes[i];
@@ -190,7 +197,8 @@ static int fold_twin_lines(struct twins *tw, struct twin_tree *t,
         uint32_t frame = stacks_frame_find(t->into, text.data ? text.data : "", text.len);
         if (frame != UINT32_MAX) {
             hashmap_put(&ft.frame_of, fn->name, fn->object, frame);
-            stacks_frame_source(t->into, frame, fn->object, fn->file, fn->line);
+            stacks_frame_source_least(t->into, frame, fn->object, fn->file,
+                                      least[i] ? least[i] : fn->line);
         } else if (has[i]) {
             bool inserted;
             hashmap_upsert(&left_out, fn->name, 0, 0, &inserted);
@@ -199,6 +207,7 @@ static int fold_twin_lines(struct twins *tw, struct twin_tree *t,
     }
     buf_free(&text);
     free(has);
+    free(least);
     hashmap_free(&left_out);
     int rc = fold_lines(&pt->lines, p, keep, &ft);
     fold_target_free(&ft);

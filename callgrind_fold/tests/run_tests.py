@@ -1001,6 +1001,11 @@ def main():
                 g.binary = binary
                 pprof_tests.run(sys.modules[__name__], binary, tag,
                                 None if tag else (valgrind, g))
+            # a folded tree and its callgrind.out together: tests/twin_tests.py
+            import twin_tests
+            for binary, tag in binaries:
+                g.binary = binary
+                twin_tests.run(sys.modules[__name__], binary, tag, g, WORK)
 
     if a.fuzz:
         test_fuzz(os.environ.get("CHECK_FUZZ_SECONDS", "20"))

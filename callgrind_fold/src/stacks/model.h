@@ -108,6 +108,11 @@ uint32_t stacks_frame_find(const struct stacks *s, const char *text, size_t len)
 /* Notes where a frame came from, if keep_sources and not noted before. */
 void stacks_frame_source(struct stacks *s, uint32_t frame, uint32_t object,
                          uint32_t file, uint32_t line);
+/* The same, and a line of the noted file below the noted one lowers it:
+ * a function's parts (dumps) each say the first line they saw, the
+ * function's first is the least. */
+void stacks_frame_source_least(struct stacks *s, uint32_t frame, uint32_t object,
+                               uint32_t file, uint32_t line);
 /* The frame's source, or NULL when none was noted. */
 const struct frame_source *stacks_source_of(const struct stacks *s, uint32_t frame);
 /* Two ways to count a stack.  By its frames: stacks_add() (or

@@ -53,6 +53,15 @@ void stacks_frame_source(struct stacks *s, uint32_t frame, uint32_t object,
     }
 }
 
+void stacks_frame_source_least(struct stacks *s, uint32_t frame, uint32_t object,
+                               uint32_t file, uint32_t line)
+{
+    stacks_frame_source(s, frame, object, file, line);
+    struct frame_source *fs = s->keep_sources ? &s->source[frame] : NULL;
+    if (fs && fs->file == file && line != 0 && line != NO_SOURCE_NAME && line < fs->line)
+        fs->line = line;
+}
+
 const struct frame_source *stacks_source_of(const struct stacks *s, uint32_t frame)
 {
     if (frame >= s->source_cap || s->source[frame].object == NO_SOURCE_NAME)
