@@ -217,8 +217,8 @@ static int fold_twin_lines(struct twins *tw, struct twin_tree *t,
 int twins_check_unpaired(const struct twins *tw, const struct section_info *info,
                          const struct section_graph *pt, char *err, size_t errlen)
 {
-    if (!tw->n || info->tree)
-        return 0;
+    if (!tw->n || info->tree || !info->pid)
+        return 0; /* without a pid, from no run of callgrind: summed */
     bool cost = false;
     for (size_t c = 0; c < pt->prof.ncols; c++) {
         uint64_t total;
@@ -233,7 +233,7 @@ int twins_check_unpaired(const struct twins *tw, const struct section_info *info
     snprintf(err, errlen, "no folded tree given has this section (%s), the twin of its "
              "callgrind.out; a callgrind.out given with folded trees (such as %.200s, pid "
              "%" PRIu64 ") is one of theirs, from the same run; fold the others apart",
-             info->pid ? which : "no pid", tw->tree[0].file, tw->tree[0].pid);
+             which, tw->tree[0].file, tw->tree[0].pid);
     return -1;
 }
 

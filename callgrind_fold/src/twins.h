@@ -10,9 +10,10 @@
  * tree's section went to, onto the tree's frames, found by the frame
  * text the tree reader makes of a name.  A function whose frame the tree
  * does not have keeps its lines out, counted for a note.  A
- * callgrind.out section with a cost given with trees but the twin of
- * none is an error (from another run: its estimated stacks would mix
- * with the exact ones).  Sections without a pid are never twins. */
+ * callgrind.out section with a pid and a cost given with trees but the
+ * twin of none is an error (from another run: its estimated stacks would
+ * mix with the exact ones).  Sections without a pid are never twins,
+ * and summed as before. */
 #ifndef CF_TWINS_H
 #define CF_TWINS_H
 
@@ -62,8 +63,8 @@ void twins_note_tree(struct twins *tw, const struct section_info *info, struct s
 /* The tree section a callgrind.out section is the twin of, or NULL. */
 struct twin_tree *twins_find(struct twins *tw, const struct section_info *info);
 /* A callgrind.out section that is no tree's twin (twins_find() NULL):
- * given with folded trees (of a pid), it must be one's, unless it has no
- * cost; else it is from another run. Returns 0, or -1 with a message. */
+ * given with folded trees (of a pid), one with a pid and a cost must be
+ * one's, else it is from another run. Returns 0, or -1 with a message. */
 int twins_check_unpaired(const struct twins *tw, const struct section_info *info,
                          const struct section_graph *pt, char *err, size_t errlen);
 /* The callgrind.out section pt, of `info`, the twin of t: its totals
