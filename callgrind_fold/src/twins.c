@@ -113,9 +113,8 @@ static bool graph_total(const struct section_graph *pt, size_t c, uint64_t *tota
 /* Sets keep[c], the run's column of pt's column c where the tree counts
  * that event too (else NO_COLUMN), once its totals are found equal.
  * Returns 0, or -1 with a message. */
-static int check_totals(const struct twin_tree *t, const struct section_info *info,
-                        const struct section_graph *pt, size_t *keep, char *err,
-                        size_t errlen)
+static int check_totals(const struct twin_tree *t, const struct section_graph *pt,
+                        size_t *keep, char *err, size_t errlen)
 {
     char which[160];
     section_name(t, which, sizeof which);
@@ -147,7 +146,6 @@ static int check_totals(const struct twin_tree *t, const struct section_info *in
                  "of the tree's: not its twin", which, t->file);
         return -1;
     }
-    (void)info;
     return 0;
 }
 
@@ -163,11 +161,12 @@ static bool *nodes_with_lines(const struct section_graph *pt, const size_t *keep
         if (k->line && k->file == pt->prof.nodes[k->at].file &&
             (!least[k->at] || k->line < least[k->at]))
             least[k->at] = k->line;
-        for (size_t c = 0; c < lt->ncols && c < pt->prof.ncols && !has[lt->key[e].at]; c++) {
+        for (size_t c = 0; c < lt->ncols && c < pt->prof.ncols; c++) {
             uint64_t cost = c == 0 ? lt->cost[e]
                                    : cost_rows_cell(&lt->more,
                                                     (size_t)e * (lt->ncols - 1) + c - 1);
-            has[lt->key[e].at] = keep[c] != NO_COLUMN && cost != 0;
+            if (keep[c] != NO_COLUMN && cost != 0)
+                has[k->at] = true;
         }
     }
     return has;
@@ -249,7 +248,7 @@ int twins_pair(struct twins *tw, struct twin_tree *t, const struct section_info 
         return -1;
     }
     size_t *keep = xcalloc(pt->prof.ncols + 1, sizeof *keep);
-    int rc = check_totals(t, info, pt, keep, err, errlen);
+    int rc = check_totals(t, pt, keep, err, errlen);
     if (rc == 0 && t->into && (pt->lines.n || pt->lines.nsites) &&
         fold_twin_lines(tw, t, pt, keep, names, style)) {
         snprintf(err, errlen, "summed line costs overflow 64 bits");

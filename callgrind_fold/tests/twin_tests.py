@@ -90,9 +90,18 @@ def _check_pair(binary, tag, name, trees, outs, work):
     _T.check(n("pprof-every-line-is-the-callgrind.outs"), not problems and want,
              "; ".join(problems))
     types = [t for t, _ in prof["sample_type"]]
+    # events of the callgrind.out the tree does not keep (--folded-event):
+    # no cost and no line there, the tree's stacks being the stacks
+    others = [t for t in types if t not in events]
+    _T.check(n("pprof-no-cost-in-events-the-tree-lacks"),
+             not any(got.get(t) for t in others) and
+             all(v[types.index(t)] == 0 for _, v in prof["samples"] for t in others),
+             repr(others))
     try:
-        stacks = _tree_stacks(binary, trees, types)
-        samples = pprof_tests.named_samples(prof)
+        kept = [types.index(t) for t in events]
+        stacks = _tree_stacks(binary, trees, events)
+        samples = {k: [v[i] for i in kept] for k, v in pprof_tests.named_samples(prof).items()}
+        samples = {k: v for k, v in samples.items() if any(v)}
         diff = set((k, tuple(v)) for k, v in samples.items()) ^ \
             set((k, tuple(v)) for k, v in stacks.items())
         ok, detail = not diff, "e.g. %r" % sorted(diff)[:2]
@@ -228,6 +237,16 @@ def run(T, binary, tag, g, work):
         _check_pair(binary, tag, "combine-dumps", [combined], couts, work)
     except RuntimeError as e:
         T.report("FAIL", tag + "twins/combine-dumps/setup", str(e))
+    # the tree keeps one event of the callgrind.out's nine
+    one = tree + ".one-event"
+    try:
+        oouts = g.profile("calls", ["--dump-folded=yes", "--cache-sim=yes", "--folded-event=Ir",
+                                    "--folded-out-file=" + one], clean=[one])
+        if T.check(tag + "twins/folded-event/tree-has-one", _events(one) == ["Ir"],
+                   repr(_events(one))):
+            _check_pair(binary, tag, "folded-event", [one], oouts, work)
+    except RuntimeError as e:
+        T.report("FAIL", tag + "twins/folded-event/setup", str(e))
     # a section per thread, in files per thread
     ttree = os.path.join(work, "twins-threads.tree")
     try:
