@@ -12,6 +12,7 @@
  * diff pair the new part's events, then the old's). A number is written
  * in base 32, most significant digit first, every digit but the last
  * from CONT_DIGITS, the last from LAST_DIGITS: "0" is 0, "x1" is 33. */
+#include "hotlines.h"
 #include "report.h"
 #include "reporttree.h"
 #include "textout.h"
@@ -273,9 +274,13 @@ static void put_meta_start(struct textout *o, const char *kind, const char *titl
     to_puts(o, "},\n\"parts\":[");
 }
 
-static void put_page_end(struct textout *o)
+/* After the parts: the sources of their hot lines (none for --diff). */
+static void put_page_end(struct textout *o, struct hot_page *hot)
 {
-    to_puts(o, "]}</script>\n<script>\n");
+    to_puts(o, "]");
+    if (hot)
+        hot_sources_put(o, hot);
+    to_puts(o, "}</script>\n<script>\n");
     to_puts(o, report_js);
     to_puts(o, "</script>\n</body>\n</html>\n");
 }
@@ -326,10 +331,12 @@ int html_write_report(FILE *out, const struct render_options *ro, const struct r
     struct report_names names;
     report_names_init(&names);
     struct tree_facts *facts = xcalloc(r->nparts + 1, sizeof *facts);
+    struct hot_page *hot = hot_page_new(r, ro);
     for (size_t i = 0; i < r->nparts; i++) {
         struct report_tree t;
         build_part_tree(&t, &names, &r->parts[i], r->nevents);
         put_tree_keep_facts(&o, i, &t, &facts[i]);
+        hot_part_choose(hot, i, &r->parts[i], &names);
     }
     put_meta_start(&o, "report", title, NULL, r, long_names_of(r), &names);
     for (size_t i = 0; i < r->nparts; i++) {
@@ -343,9 +350,11 @@ int html_write_report(FILE *out, const struct render_options *ro, const struct r
         put_threads(&o, p);
         to_printf(&o, ",\"tree\":%zu,", i);
         put_facts(&o, &facts[i]);
+        hot_part_put(&o, hot, i);
         to_puts(&o, "}");
     }
-    put_page_end(&o);
+    put_page_end(&o, hot);
+    hot_page_free(hot);
     free_facts(facts, r->nparts);
     report_names_free(&names);
     buf_free(&heading);
@@ -438,7 +447,7 @@ int html_write_diff(FILE *out, const struct render_options *ro, const struct rep
         to_puts(&o, "}");
         free(old_cols[i]);
     }
-    put_page_end(&o);
+    put_page_end(&o, NULL);
     free(old_cols);
     free_facts(facts, d->npairs);
     report_names_free(&names);
