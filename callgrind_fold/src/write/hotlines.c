@@ -177,7 +177,8 @@ static void take_lines(struct hot_page *h, struct hot_fn *fn, const struct repor
 {
     size_t E = h->nevents;
     const struct stacks *s = p->stacks;
-    qsort(g, n, sizeof *g, by_rank);
+    if (n)
+        qsort(g, n, sizeof *g, by_rank);
     size_t keep = n < HOT_MAX_LINES ? n : HOT_MAX_LINES;
     uint64_t *sum = xcalloc(E + 1, sizeof *sum);
     fn->rest = xcalloc(E + 1, sizeof *fn->rest);
@@ -206,7 +207,8 @@ static void take_lines(struct hot_page *h, struct hot_fn *fn, const struct repor
         } else if (line <= HOT_MAX_REAL_LINE)
             want_line(f, line);
     }
-    qsort(g, keep, sizeof *g, by_place);
+    if (keep)
+        qsort(g, keep, sizeof *g, by_place);
     fn->lines = xcalloc(keep + 1, sizeof *fn->lines);
     fn->cost = xcalloc(keep * E + 1, sizeof *fn->cost);
     for (size_t k = 0; k < keep; k++) {
@@ -447,7 +449,7 @@ static void put_file_notes(struct textout *o, const struct source_file *sf,
         notes[n++] = beyond;
     }
     if (facts->not_utf8)
-        notes[n++] = "not UTF-8: the bytes that are not are shown as \ufffd";
+        notes[n++] = "not UTF-8: bytes that are not valid UTF-8 are shown as \ufffd";
     if (facts->cut_lines) {
         snprintf(note, sizeof note, "lines longer than %d bytes are cut (\u2026)",
                  SOURCE_MAX_LINE);
@@ -473,7 +475,8 @@ void hot_sources_put(struct textout *o, struct hot_page *h)
         const char *name = strtab_str(h->r->files, f->name);
         to_puts(o, i ? ",\n{\"path\":" : "\n{\"path\":");
         put_string(o, name, strtab_len(h->r->files, f->name));
-        qsort(f->want, f->nwant, sizeof *f->want, by_number);
+        if (f->nwant)
+            qsort(f->want, f->nwant, sizeof *f->want, by_number);
         struct source_file sf;
         if (!source_read(&sf, name, h->ro->source_dirs, h->ro->nsource_dirs)) {
             to_puts(o, ",\"why\":");
