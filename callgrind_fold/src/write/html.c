@@ -5,8 +5,9 @@
  * The data: for each part (or --diff pair) its pruned tree of frames
  * (reporttree.h) as a <script type="application/octet-stream"> block
  * that the script decodes only when the part's picture is first shown,
- * then one JSON block: the events, every frame name once, and each
- * part's name and totals. A tree block is its nodes in preorder, each
+ * then one JSON block: the events, every frame name once, each part's
+ * name, totals and hot lines, and the hot lines' sources (hotlines.h;
+ * not for --diff). A tree block is its nodes in preorder, each
  * written as numbers: 1 + the previous node's depth - its depth, its
  * name's index, then its self count in every column (the events; for a
  * diff pair the new part's events, then the old's). A number is written

@@ -2,7 +2,8 @@
  * "cf-meta" (events, frame names, parts), draws the table of parts (or of
  * --diff pairs) and, for each part when it is first opened and in view,
  * decodes its tree block "cf-tN" (format in html.c) and draws it as a
- * flame graph on a canvas: event select, search, zoom, tooltips. It asks
+ * flame graph on a canvas: event select, search, zoom, tooltips; under it
+ * the part's hot lines (hotlines.h), source text as text only. It asks
  * nothing of the network. window.cfReport is its state, for tests.
  *
  * Embedded in the page by html.c: the Makefile turns this file into a C
