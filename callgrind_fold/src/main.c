@@ -159,6 +159,12 @@ static const char render_usage_text[] =
     "                     every stack passes through; the frames below become\n"
     "                     one frame naming the process (from \"cmd:\"). Totals\n"
     "                     stay\n"
+    "  --source-dir=DIR   html: where the sources of the hot lines are (each\n"
+    "                     part's hottest functions, their self cost by\n"
+    "                     line): a file is looked for as the profile names\n"
+    "                     it, then under each DIR by that name (a relative\n"
+    "                     one) and by its base name; may be given several\n"
+    "                     times\n"
     "\n"
     "Threads (callgrind --separate-threads=yes):\n"
     "  The sections of one part, one per thread, in one file or a file per\n"
@@ -212,7 +218,7 @@ enum {
     OPT_INLINE, OPT_DEBUG_DIR, OPT_INLINE_CACHE,
     OPT_TITLE, OPT_SUBTITLE, OPT_WIDTH, OPT_MINWIDTH, OPT_INVERTED,
     OPT_COUNTNAME, OPT_COLORS, OPT_NODE_THRES, OPT_EDGE_THRES, OPT_DIFF, OPT_FULL_STACKS,
-    OPT_THREAD, OPT_THREAD_FRAMES
+    OPT_THREAD, OPT_THREAD_FRAMES, OPT_SOURCE_DIR
 };
 
 static const struct option long_options[] = {
@@ -242,6 +248,7 @@ static const struct option long_options[] = {
     {"edge-thres", required_argument, NULL, OPT_EDGE_THRES},
     {"diff", required_argument, NULL, OPT_DIFF},
     {"full-stacks", no_argument, NULL, OPT_FULL_STACKS},
+    {"source-dir", required_argument, NULL, OPT_SOURCE_DIR},
     {NULL, 0, NULL, 0}};
 
 /* '-': operands come back in order as code 1, so options and files can
@@ -318,10 +325,17 @@ static void add_threads(struct thread_values *t, const char *arg)
     }
 }
 
+/* --source-dir's values, in order (pointing into argv). */
+struct dir_values {
+    const char **v;
+    size_t n, cap;
+};
+
 /* Options and operands into *opt and inputs[]. Returns -1 to go on, or
  * the exit status after --help or --version. */
 static int parse_args(int argc, char **argv, struct run_options *opt, struct buf *debug_dirs,
-                      struct thread_values *threads, const char **inputs, size_t *ninputs)
+                      struct thread_values *threads, struct dir_values *source_dirs,
+                      const char **inputs, size_t *ninputs)
 {
     *opt = (struct run_options){.part = ALL_PARTS, .resolution = DEFAULT_RESOLUTION};
     render_options_init(&opt->render);
@@ -450,6 +464,10 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
         case OPT_DIFF:
             opt->diff_base = text(v, "--diff");
             break;
+        case OPT_SOURCE_DIR:
+            GROW(source_dirs->v, source_dirs->cap, source_dirs->n);
+            source_dirs->v[source_dirs->n++] = text(v, "--source-dir");
+            break;
         default:
             usage_error("unknown option '%s'", arg);
         }
@@ -475,6 +493,8 @@ static int parse_args(int argc, char **argv, struct run_options *opt, struct buf
         opt->debug_dirs = buf_cstr(debug_dirs);
     opt->threads = (const char *const *)threads->v;
     opt->nthreads = threads->n;
+    opt->render.source_dirs = source_dirs->v;
+    opt->render.nsource_dirs = source_dirs->n;
     return -1;
 }
 
@@ -483,16 +503,19 @@ int main(int argc, char **argv)
     struct run_options opt;
     struct buf debug_dirs = {0}; /* --debug-dir values, ':'-separated */
     struct thread_values threads = {0};
+    struct dir_values source_dirs = {0};
     heap_map_large_blocks();
     const char **inputs = xmalloc((size_t)argc * sizeof *inputs);
     size_t ninputs = 0;
-    int status = parse_args(argc, argv, &opt, &debug_dirs, &threads, inputs, &ninputs);
+    int status = parse_args(argc, argv, &opt, &debug_dirs, &threads, &source_dirs, inputs,
+                            &ninputs);
     if (status < 0)
         status = pipeline_run(&opt, inputs, ninputs);
     buf_free(&debug_dirs);
     for (size_t i = 0; i < threads.n; i++)
         free(threads.v[i]);
     free(threads.v);
+    free(source_dirs.v);
     free(inputs);
     return status;
 }

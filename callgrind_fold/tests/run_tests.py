@@ -936,6 +936,14 @@ def main():
     for binary, tag in binaries:
         report_tests.run_all(binary, tag, check, WORK)
 
+    # The html report's hot lines: tests/lines_page_tests.py (a real
+    # program profiled by VALGRIND when there is one)
+    import lines_page_tests
+    vg = None if a.no_golden else shutil.which(os.environ.get("VALGRIND", "valgrind") or "valgrind")
+    for binary, tag in binaries:
+        lines_page_tests.run_all(binary, tag, report, check, WORK, vg,
+                                 os.environ.get("CC", "cc") or "cc", browser=not tag)
+
     # Threads of --separate-threads=yes: a part is a benchmark, its
     # sections its threads (tests/thread_tests.py, fixtures tests/threads/)
     import thread_tests

@@ -51,7 +51,7 @@ struct read_options {
     uint64_t part;            /* ALL_PARTS or a part number */
     struct frame_style style; /* frames of folded trees */
     bool by_address;          /* --inline: parts keep costs by address */
-    bool want_lines;          /* the first source line of each function */
+    bool want_lines;          /* self costs by source line (-f pprof, html) */
     bool keep_notes;          /* fill read_target.notes */
     bool all_events;          /* -f pprof, html, md: every event of the
                                  inputs, each in its column of the stacks

@@ -5,13 +5,15 @@
  * The data: for each part (or --diff pair) its pruned tree of frames
  * (reporttree.h) as a <script type="application/octet-stream"> block
  * that the script decodes only when the part's picture is first shown,
- * then one JSON block: the events, every frame name once, and each
- * part's name and totals. A tree block is its nodes in preorder, each
+ * then one JSON block: the events, every frame name once, each part's
+ * name, totals and hot lines, and the hot lines' sources (hotlines.h;
+ * not for --diff). A tree block is its nodes in preorder, each
  * written as numbers: 1 + the previous node's depth - its depth, its
  * name's index, then its self count in every column (the events; for a
  * diff pair the new part's events, then the old's). A number is written
  * in base 32, most significant digit first, every digit but the last
  * from CONT_DIGITS, the last from LAST_DIGITS: "0" is 0, "x1" is 33. */
+#include "hotlines.h"
 #include "report.h"
 #include "reporttree.h"
 #include "textout.h"
@@ -273,9 +275,13 @@ static void put_meta_start(struct textout *o, const char *kind, const char *titl
     to_puts(o, "},\n\"parts\":[");
 }
 
-static void put_page_end(struct textout *o)
+/* After the parts: the sources of their hot lines (none for --diff). */
+static void put_page_end(struct textout *o, struct hot_page *hot)
 {
-    to_puts(o, "]}</script>\n<script>\n");
+    to_puts(o, "]");
+    if (hot)
+        hot_sources_put(o, hot);
+    to_puts(o, "}</script>\n<script>\n");
     to_puts(o, report_js);
     to_puts(o, "</script>\n</body>\n</html>\n");
 }
@@ -326,10 +332,12 @@ int html_write_report(FILE *out, const struct render_options *ro, const struct r
     struct report_names names;
     report_names_init(&names);
     struct tree_facts *facts = xcalloc(r->nparts + 1, sizeof *facts);
+    struct hot_page *hot = hot_page_new(r, ro);
     for (size_t i = 0; i < r->nparts; i++) {
         struct report_tree t;
         build_part_tree(&t, &names, &r->parts[i], r->nevents);
         put_tree_keep_facts(&o, i, &t, &facts[i]);
+        hot_part_choose(hot, i, &r->parts[i], &names);
     }
     put_meta_start(&o, "report", title, NULL, r, long_names_of(r), &names);
     for (size_t i = 0; i < r->nparts; i++) {
@@ -343,9 +351,11 @@ int html_write_report(FILE *out, const struct render_options *ro, const struct r
         put_threads(&o, p);
         to_printf(&o, ",\"tree\":%zu,", i);
         put_facts(&o, &facts[i]);
+        hot_part_put(&o, hot, i);
         to_puts(&o, "}");
     }
-    put_page_end(&o);
+    put_page_end(&o, hot);
+    hot_page_free(hot);
     free_facts(facts, r->nparts);
     report_names_free(&names);
     buf_free(&heading);
@@ -438,7 +448,7 @@ int html_write_diff(FILE *out, const struct render_options *ro, const struct rep
         to_puts(&o, "}");
         free(old_cols[i]);
     }
-    put_page_end(&o);
+    put_page_end(&o, NULL);
     free(old_cols);
     free_facts(facts, d->npairs);
     report_names_free(&names);

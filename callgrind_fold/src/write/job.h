@@ -39,6 +39,9 @@ struct render_options {
     double edge_thres;
     bool full_stacks;         /* --full-stacks: pictures keep every frame
                                  below the user's code */
+    const char *const *source_dirs; /* --source-dir: where -f html looks for
+                                       the sources of its hot lines */
+    size_t nsource_dirs;
 };
 
 #define RENDER_DEFAULT_WIDTH 1200.0
@@ -57,6 +60,7 @@ struct writer_needs {
     bool run_columns;     /* every event of the whole run, a column each */
     bool part_columns;    /* every event of each part, a column each */
     bool sources;         /* each frame's object, file and first line */
+    bool lines;           /* each frame's self costs by source line */
     bool notes;           /* the inputs' "cmd:"/"desc:" lines and event names */
     bool report;          /* parts kept apart, each a benchmark of the report */
     bool totals_only;     /* of those parts, only their totals */

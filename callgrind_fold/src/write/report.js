@@ -2,7 +2,8 @@
  * "cf-meta" (events, frame names, parts), draws the table of parts (or of
  * --diff pairs) and, for each part when it is first opened and in view,
  * decodes its tree block "cf-tN" (format in html.c) and draws it as a
- * flame graph on a canvas: event select, search, zoom, tooltips. It asks
+ * flame graph on a canvas: event select, search, zoom, tooltips; under it
+ * the part's hot lines (hotlines.h), source text as text only. It asks
  * nothing of the network. window.cfReport is its state, for tests.
  *
  * Embedded in the page by html.c: the Makefile turns this file into a C
@@ -120,6 +121,7 @@
     this.scroll = box.appendChild(el('div', 'cf-scroll'));
     this.canvas = this.scroll.appendChild(el('canvas'));
     this.removed = box.appendChild(el('div', 'cf-removed'));
+    this.hot = box.appendChild(el('div', 'cf-hot'));
     var g = this;
     this.canvas.addEventListener('mousemove', function (ev) { g.hover(ev); });
     this.canvas.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
@@ -169,6 +171,7 @@
       pct(merged, this.value[0]) + ' of ' + events[e][0] : '';
     this.search(this.term);
     this.showRemoved();
+    this.showHot();
   };
 
   Graph.prototype.label = function (i) {
@@ -319,6 +322,112 @@
       for (var a = j; a > 0 && path.length < 4; a = t.parent[a]) path.unshift(this.label(a));
       ul.appendChild(el('li', null, (t.depth[j] > 4 ? '... ; ' : '') + path.join(' ; ') + '  ' + fmt(o[j])));
     }
+  };
+
+  /* ---- hot lines: the part's hottest functions, self cost by line ---- */
+  /* colors.c's color_heat: blue to red for a fraction of the part. */
+  var HEAT = [[40, 80, 200], [30, 170, 200], [40, 170, 60], [200, 190, 30], [235, 120, 20], [215, 30, 30]];
+  function heat(f) {
+    f = Math.sqrt(Math.min(1, Math.max(0, f || 0)));
+    var pos = f * (HEAT.length - 1), i = Math.floor(pos);
+    if (i >= HEAT.length - 1) return HEAT[HEAT.length - 1];
+    var t = pos - i, a = HEAT[i], b = HEAT[i + 1];
+    return [0, 1, 2].map(function (k) { return Math.floor(a[k] + t * (b[k] - a[k]) + 0.5); });
+  }
+  function heatCell(td, f) {
+    var c = heat(f);
+    td.style.background = 'rgb(' + c.join(',') + ')';
+    /* dark text on the light colours, white on the dark */
+    td.style.color = 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] > 140 ? '#000' : '#fff';
+  }
+
+  /* One source file's text (html.c's "sources"): line -> text. */
+  var sourceText = [];
+  function textOf(file) {
+    if (sourceText[file]) return sourceText[file];
+    var m = new Map(), src = (meta.sources || [])[file] || {};
+    (src.text || []).forEach(function (run) {
+      for (var k = 1; k < run.length; k++) m.set(run[0] + k - 1, run[k]);
+    });
+    return (sourceText[file] = m);
+  }
+
+  Graph.prototype.showHot = function () {
+    var h = this.part.hot, box = this.hot, e = this.event, ev = events[e][0];
+    box.textContent = '';
+    if (!h) return;
+    var lim = meta.hotLimits || {}, total = this.part.totals[e];
+    box.appendChild(el('h3', null, 'Hot lines: self cost by line, all callers'));
+    if (h.why) { box.appendChild(el('p', 'cf-note', 'No hot lines: ' + h.why + '.')); return; }
+    box.appendChild(el('p', 'cf-note', 'The functions with the most self cost in ' +
+      events[meta.defaultEvent][0] + ' (up to ' + lim.functions + ', each at least ' + lim.permille / 10 +
+      '% of the part), and the self cost of each of their lines summed over every call path, in ' + ev +
+      '; the colour is the share of the part.'));
+    var g = this;
+    h.fns.forEach(function (fn) { g.hotFunction(box, fn, e, total); });
+  };
+
+  Graph.prototype.hotFunction = function (box, fn, e, total) {
+    var ev = events[e][0], div = box.appendChild(el('div', 'cf-hotfn'));
+    div.appendChild(el('h4', null, names[fn.f] + ' - self ' + fmt(fn.self[e]) + ' ' + ev + ' (' +
+      pct(fn.self[e], total) + ' of the part)'));
+    fn.notes.forEach(function (n) { div.appendChild(el('p', 'cf-note cf-warn', n)); });
+    if (fn.partial.indexOf(e) >= 0) {
+      div.appendChild(el('p', 'cf-note cf-warn', 'Its lines do not add up to its self cost in ' + ev +
+        ' (the input has no lines for part of it): no lines shown for ' + ev + '.'));
+      return;
+    }
+    var start = 0;
+    while (start < fn.lines.length) {
+      var file = fn.lines[start][0], end = start;
+      while (end < fn.lines.length && fn.lines[end][0] === file) end++;
+      this.hotFile(div, fn.lines.slice(start, end), file, e, total);
+      start = end;
+    }
+    if (fn.rest.n)
+      div.appendChild(el('p', 'cf-note', fn.rest.n + ' more lines (the least costly), together ' +
+        fmt(fn.rest.cost[e]) + ' ' + ev + ' (' + pct(fn.rest.cost[e], total) + ' of the part)'));
+  };
+
+  /* A function's lines in one file: a table of line number, cost, share
+   * of the part and the source text, with context lines around. */
+  Graph.prototype.hotFile = function (div, lines, file, e, total) {
+    var src = (meta.sources || [])[file] || { path: '?' }, text = textOf(file), C = (meta.hotLimits || {}).context || 0;
+    var head = div.appendChild(el('div', 'cf-file', src.path));
+    if (src.found) head.title = 'read from ' + src.found;
+    if (src.why) div.appendChild(el('p', 'cf-note cf-warn', 'No source text: ' + src.why + '.'));
+    (src.notes || []).forEach(function (n) { div.appendChild(el('p', 'cf-note cf-warn', 'Source: ' + n + '.')); });
+    var cost = new Map();
+    lines.forEach(function (l) { cost.set(l[1], l[2 + e]); });
+    /* the lines to show: each line with a cost, and its context where the text is known */
+    var show = [];
+    lines.forEach(function (l) {
+      var n = l[1];
+      if (!text.size || n === 0 || !text.has(n)) { show.push(n); return; }
+      for (var k = n - C; k <= n + C; k++) if (k === n || text.has(k)) show.push(k);
+    });
+    show = show.filter(function (n, i) { return show.indexOf(n) === i; }).sort(function (a, b) { return a - b; });
+    var table = div.appendChild(el('table', 'cf-lines')), body = table.appendChild(el('tbody'));
+    var hr = table.createTHead().appendChild(el('tr'));
+    ['line', events[e][0], '% of part', 'source'].forEach(function (t) { hr.appendChild(el('th', null, t)); });
+    var prev = -1;
+    show.forEach(function (n) {
+      if (prev >= 0 && n > prev + 1 && text.size) {
+        var gap = body.appendChild(el('tr', 'cf-gap'));
+        gap.appendChild(el('td', 'num', '...'));
+        gap.appendChild(el('td')); gap.appendChild(el('td')); gap.appendChild(el('td'));
+      }
+      prev = n;
+      var tr = body.appendChild(el('tr', cost.has(n) ? 'cf-hotline' : 'cf-context'));
+      tr.dataset.line = n;
+      tr.appendChild(el('td', 'num', n ? String(n) : '-'));
+      var c = cost.get(n), td = tr.appendChild(el('td', 'num cf-cost', c === undefined ? '' : fmt(c)));
+      tr.appendChild(el('td', 'num', c === undefined ? '' : pct(c, total)));
+      if (c !== undefined && c > 0) heatCell(td, total ? c / total : 0);
+      var code = tr.appendChild(el('td', 'cf-code'));
+      if (text.has(n)) code.textContent = text.get(n); /* text only: never parsed as HTML */
+      else code.appendChild(el('span', 'cf-nosrc', n === 0 ? '(no line)' : '(no text)'));
+    });
   };
 
   /* ---- the page ---- */

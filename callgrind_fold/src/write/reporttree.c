@@ -64,6 +64,11 @@ static uint32_t name_of(struct report_names *n, struct report_frame_map *m, uint
     return m->name[frame];
 }
 
+uint32_t report_name_of(struct report_names *n, const struct stacks *s, uint32_t frame)
+{
+    return name_of(n, map_of(n, s), frame);
+}
+
 /* ---- the whole tree ------------------------------------------------------ */
 
 /* Every prefix of the stacks, before pruning, labelled by name id, and

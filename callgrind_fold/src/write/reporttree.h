@@ -44,6 +44,8 @@ struct report_name_origin {
 
 void report_names_init(struct report_names *n);
 void report_names_free(struct report_names *n);
+/* The page's name id of frame `frame` of s (interned if new). */
+uint32_t report_name_of(struct report_names *n, const struct stacks *s, uint32_t frame);
 
 /* Where a tree's counts come from: the stacks and event columns of one
  * part, counted in the tree's columns [first, first + ncolumns). */

@@ -110,8 +110,8 @@ struct parser_addr {
     /* by_address (--inline): the "instr" subposition */
     size_t instr_pos;               /* index in "positions:", or SIZE_MAX */
     uint64_t last_instr;
-    /* want_lines (-f pprof): the "line" subposition, for the first line
-     * seen in each function */
+    /* want_lines (-f pprof, html): the "line" subposition, for the self
+     * costs by line and the first line seen in each function */
     size_t line_pos;                /* index in "positions:", or SIZE_MAX */
     uint64_t last_line;
 };
