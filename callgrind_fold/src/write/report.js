@@ -345,8 +345,8 @@
   var sourceText = [];
   function textOf(file) {
     if (sourceText[file]) return sourceText[file];
-    var m = new Map(), src = (meta.sources || [])[file] || {};
-    (src.text || []).forEach(function (run) {
+    var m = new Map(), source = (meta.sources || [])[file] || {};
+    (source.text || []).forEach(function (run) {
       for (var k = 1; k < run.length; k++) m.set(run[0] + k - 1, run[k]);
     });
     return (sourceText[file] = m);
@@ -392,11 +392,11 @@
   /* A function's lines in one file: a table of line number, cost, share
    * of the part and the source text, with context lines around. */
   Graph.prototype.hotFile = function (div, lines, file, e, total) {
-    var src = (meta.sources || [])[file] || { path: '?' }, text = textOf(file), C = (meta.hotLimits || {}).context || 0;
-    var head = div.appendChild(el('div', 'cf-file', src.path));
-    if (src.found) head.title = 'read from ' + src.found;
-    if (src.why) div.appendChild(el('p', 'cf-note cf-warn', 'No source text: ' + src.why + '.'));
-    (src.notes || []).forEach(function (n) { div.appendChild(el('p', 'cf-note cf-warn', 'Source: ' + n + '.')); });
+    var source = (meta.sources || [])[file] || { path: '?' }, text = textOf(file), C = (meta.hotLimits || {}).context || 0;
+    var head = div.appendChild(el('div', 'cf-file', source.path));
+    if (source.found) head.title = 'read from ' + source.found;
+    if (source.why) div.appendChild(el('p', 'cf-note cf-warn', 'No source text: ' + source.why + '.'));
+    (source.notes || []).forEach(function (n) { div.appendChild(el('p', 'cf-note cf-warn', 'Source: ' + n + '.')); });
     var cost = new Map();
     lines.forEach(function (l) { cost.set(l[1], l[2 + e]); });
     /* the lines to show: each line with a cost, and its context where the text is known */
