@@ -69,7 +69,7 @@ void run_init(struct run *run, const struct run_options *opt)
         .part = opt->part,
         .style = opt->style,
         .by_address = run->inl != NULL,
-        .want_lines = needs->sources,
+        .want_lines = needs->lines,
         .keep_notes = needs->notes,
         .all_events = every_event,
         .describe_sections = run->route.keep_parts,

@@ -57,6 +57,7 @@ struct writer_needs {
     bool run_columns;     /* every event of the whole run, a column each */
     bool part_columns;    /* every event of each part, a column each */
     bool sources;         /* each frame's object, file and first line */
+    bool lines;           /* each frame's self costs by source line */
     bool notes;           /* the inputs' "cmd:"/"desc:" lines and event names */
     bool report;          /* parts kept apart, each a benchmark of the report */
     bool totals_only;     /* of those parts, only their totals */

@@ -45,6 +45,8 @@ struct report {
     size_t default_event;       /* the --event's column */
     const struct report_part *parts;
     size_t nparts;
+    /* The run's names: the files of the parts' line entries (NULL: none). */
+    const struct strtab *files;
     /* What the inputs say besides: the first input's "cmd:" value (""
        if none), and the values of zero-cost parts triggered by
        "Client Request: Metadata: TEXT" (e.g. "codspeed-node 5.7.1"),
