@@ -7,7 +7,11 @@
  * them (largest change first, then removed, then added benchmarks); a
  * second table gives the change of each other event, for benchmarks of
  * both runs. A run with --cycle-estimation's Cb (REPORT_ESTIMATE_EVENT)
- * also has its estimated cycles beside the --event's columns. */
+ * also has its estimated cycles beside the --event's columns. With line
+ * positions in both runs, --diff's tables are followed by the lines that
+ * changed most in the functions that changed most, per changed benchmark
+ * (chosen by mdlines.c; the parts' stacks are then flat profiles:
+ * stacks_add_self). */
 #include "mdlines.h"
 #include "report.h"
 #include "textout.h"
