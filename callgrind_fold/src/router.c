@@ -505,16 +505,40 @@ static void choose_threaded(struct router *r, struct router *base)
     }
 }
 
+/* -f md: a part whose sections have self costs by line keeps them, and
+ * its functions' self costs, as a flat profile (stacks_add_self); the
+ * others keep only their sections' totals. False if a sum overflows. */
+static bool keep_self_costs(struct router *r)
+{
+    bool ok = true;
+    for (size_t i = 0; i < r->nparts; i++) {
+        struct kept_part *kp = &r->parts[i];
+        bool lines = false;
+        for (size_t j = 0; j < kp->nsections; j++)
+            lines |= stacks_line_entries(kp->sections[j].stacks) != 0;
+        if (!lines)
+            continue;
+        kp->stacks = new_section_stacks(r);
+        for (size_t j = 0; j < kp->nsections; j++) {
+            ok &= stacks_add_self(kp->stacks, kp->sections[j].stacks);
+            delete_stacks(kp->sections[j].stacks);
+            kp->sections[j].stacks = NULL;
+        }
+    }
+    return ok;
+}
+
 /* The parts' stacks made of their sections: each part's own (-f html)
- * or all summed into the run's; -f md, which shows totals
- * only, sums its sections' (pipeline.c). False if a sum overflows. */
+ * or all summed into the run's; -f md, which shows totals and lines
+ * only, sums its sections' (pipeline.c) or keeps their self costs. False
+ * if a sum overflows. */
 static bool build_stacks(struct router *r)
 {
     const struct writer_needs *needs = render_needs(r->to.format);
     bool report = needs->report;
     bool ok = true;
     if (needs->totals_only)
-        return true;
+        return !needs->lines || keep_self_costs(r);
     for (size_t i = 0; i < r->nparts; i++) {
         struct kept_part *kp = &r->parts[i];
         struct stacks *to = r->to.out;

@@ -15,7 +15,9 @@
  *     parts are put together: each part's own stacks for -f html, summed
  *     into the run's for the other formats, under thread frames where a
  *     part (reports) or some part (other pictures) has two threads or
- *     more, or always with --thread-frames; -f md sums totals only;
+ *     more, or always with --thread-frames; -f md sums totals only,
+ *     and keeps a part read with lines as its functions' self costs and
+ *     lines (stacks_add_self);
  *   - folded text, which names no event, while every event is counted
  *     (-f pprof, html, md): read apart, and made every event's once
  *     every input is read, when every event is known (router_inputs_read);
@@ -70,7 +72,8 @@ struct kept_part {
     const char **threads;        /* then their labels, in order */
     size_t nthreads;
     struct stacks *stacks;       /* its own stacks (router_assemble), every
-                                    event a column */
+                                    event a column; -f md: its functions'
+                                    self costs and lines, or NULL */
     struct event_column *columns; /* -f html|md: its event views (job.h) */
 };
 

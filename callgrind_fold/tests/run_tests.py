@@ -935,6 +935,11 @@ def main():
     import report_tests
     for binary, tag in binaries:
         report_tests.run_all(binary, tag, check, WORK)
+    # -f md --diff's lines that changed: tests/md_lines_tests.py (its
+    # real runs with the golden tests, below)
+    import md_lines_tests
+    for binary, tag in binaries:
+        md_lines_tests.run_all(binary, tag, check, WORK)
 
     # The html report's hot lines: tests/lines_page_tests.py (a real
     # program profiled by VALGRIND when there is one)
@@ -965,6 +970,7 @@ def main():
         valgrind = shutil.which(named)
         if not valgrind:
             missing("golden", named, "Valgrind")
+            missing("md-lines/real-runs", named, "Valgrind")
             import pprof_tests
             for binary, tag in binaries:
                 pprof_tests.run(sys.modules[__name__], binary, tag)
@@ -998,6 +1004,9 @@ def main():
                     # the golden profiles with the exact scanners alone
                     test_exact(binary, recorded_runs)
                 recorded_runs = None
+            # -f md --diff's lines of two real runs: tests/md_lines_tests.py
+            import md_lines_tests
+            md_lines_tests.run_real(binaries, valgrind, g.cc, report, check, WORK)
             # --inline (issue 8): tests/inline_tests.py
             import inline_tests
             for binary, tag in binaries:

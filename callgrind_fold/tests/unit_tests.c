@@ -14,6 +14,7 @@
 #include "util/util.h"
 
 #include <fcntl.h>
+#include "write/mdlines.h"
 #include "write/report.h"
 #include "write/textout.h"
 
@@ -2094,6 +2095,79 @@ static void test_cost_blocks(void)
     report("cost-blocks-as-lines", !bad, why);
 }
 
+/* One run's part for md_changed_lines(): "main;work" and "main;other"
+ * with work's lines summing to its self cost, other's lines summing to
+ * other_lines of its other_self (less: some of its cost came without
+ * lines), flattened by stacks_add_self(). */
+static void md_part(struct stacks *flat, struct strtab *names, const char *dir,
+                    uint64_t work3, uint64_t other_self, uint64_t other_lines, char *why)
+{
+    struct stacks s;
+    stacks_init(&s);
+    char path[64];
+    snprintf(path, sizeof path, "%s/a.c", dir);
+    uint32_t a_c = strtab_intern(names, path, strlen(path));
+    stacks_add_text(&s, 0, "main;work", 9, work3 + 30);
+    stacks_add_text(&s, 0, "main;other", 10, other_self);
+    stacks_add_text(&s, 0, "main", 4, 5);
+    uint32_t work = stacks_frame(&s, "work", 4), other = stacks_frame(&s, "other", 5);
+    stacks_line_add(&s, 0, work, a_c, 3, work3);
+    stacks_line_add(&s, 0, work, a_c, 4, 30);
+    stacks_line_add(&s, 0, other, a_c, 9, other_lines);
+    stacks_init(flat);
+    if (!stacks_add_self(flat, &s))
+        snprintf(why, 200, "stacks_add_self overflowed");
+    uint32_t id = stacks_intern(flat, &(uint32_t){stacks_frame(flat, "work", 4)}, 1);
+    if (stacks_col_total(flat, 0) != stacks_col_total(&s, 0) ||
+        stacks_count(flat, 0, id) != work3 + 30 || stacks_line_entries(flat) != 3)
+        snprintf(why, 200, "flat profile of %s: total %llu, work %llu, %zu lines", dir,
+                 (unsigned long long)stacks_col_total(flat, 0),
+                 (unsigned long long)stacks_count(flat, 0, id), stacks_line_entries(flat));
+    stacks_free(&s);
+}
+
+/* -f md --diff's choice of lines (write/mdlines.c): functions paired by
+ * frame, lines by file base name and line, a function whose lines do
+ * not sum to its self cost listed without lines. */
+static void test_md_lines(void)
+{
+    char why[200] = "";
+    struct strtab names;
+    strtab_init(&names);
+    struct stacks old, new;
+    md_part(&old, &names, "/old", 120, 40, 25, why);
+    md_part(&new, &names, "/new", 220, 60, 60, why);
+    const char *events[] = {"Ir"};
+    struct event_column oc = {"Ir", NULL, 0, stacks_col_total(&old, 0)},
+                        nc = {"Ir", NULL, 0, stacks_col_total(&new, 0)};
+    struct report_part op = {.name = "b", .stacks = &old, .columns = &oc},
+                       np = {.name = "b", .stacks = &new, .columns = &nc};
+    struct report ro = {.events = events, .nevents = 1, .parts = &op, .nparts = 1,
+                        .files = &names},
+                  rn = ro;
+    rn.parts = &np;
+    struct report_pair pair = {"b", &op, &np};
+    struct report_diff d = {&ro, &rn, &pair, 1};
+    struct changed_benchmark b[MD_LINES_BENCHMARKS];
+    size_t more, n = md_changed_lines(&d, b, &more);
+    const struct changed_function *f = n ? b[0].functions : NULL;
+    if (!*why && (n != 1 || more || b[0].nfunctions != 2))
+        snprintf(why, sizeof why, "%zu benchmarks, %zu more", n, more);
+    else if (!*why && (f[0].name_len != 4 || memcmp(f[0].name, "work", 4) ||
+                       f[0].before != 150 || f[0].after != 250 || !f[0].lines_known ||
+                       f[0].nlines != 1 || f[0].lines[0].line != 3 ||
+                       f[0].lines[0].file_len != 3 || memcmp(f[0].lines[0].file, "a.c", 3) ||
+                       f[0].lines[0].before != 120 || f[0].lines[0].after != 220))
+        snprintf(why, sizeof why, "work: %llu -> %llu, %zu lines",
+                 (unsigned long long)f[0].before, (unsigned long long)f[0].after, f[0].nlines);
+    else if (!*why && (f[1].lines_known || f[1].nlines || f[1].before != 40 || f[1].after != 60))
+        snprintf(why, sizeof why, "other: listed with lines %d", f[1].lines_known);
+    report("md-lines-chosen", !*why, why);
+    stacks_free(&old);
+    stacks_free(&new);
+    strtab_free(&names);
+}
+
 int main(int argc, char **argv)
 {
     test_apportion();
@@ -2113,6 +2187,7 @@ int main(int argc, char **argv)
     test_profile_indexes();
     test_cost_vectors();
     test_lines();
+    test_md_lines();
     test_path_hash();
     test_readers();
     test_tree_reader();

@@ -215,6 +215,11 @@ static inline uint64_t stacks_col_total(const struct stacks *s, size_t col)
  * their raw names and sources. `from` is emptied (taken whole when s is
  * empty and there is no root). False if a sum overflows 64 bits. */
 bool stacks_merge(struct stacks *s, struct stacks *from, const char *root, size_t root_len);
+/* Adds from's self costs to s as a flat profile: each frame's
+ * counts as the leaf of from's stacks, every column, as a stack of that
+ * frame alone, and from's lines with them (-f md shows no stacks, only
+ * functions and their lines). False if a sum overflows 64 bits. */
+bool stacks_add_self(struct stacks *s, const struct stacks *from);
 
 /* The number of first frames stacks a and b share.  Neighbours in
  * byte order (and in a folded tree's order) share most of a deep stack:

@@ -291,3 +291,40 @@ bool stacks_merge(struct stacks *s, struct stacks *from, const char *root, size_
     from->keep_sources = keep;
     return ok;
 }
+
+/* -f md's parts: a stack of one frame per leaf, and the lines of each. */
+bool stacks_add_self(struct stacks *s, const struct stacks *from)
+{
+    size_t nframes = stacks_count_frames(from);
+    uint32_t *map = xmalloc((nframes ? nframes : 1) * sizeof *map);
+    memset(map, 0xff, (nframes ? nframes : 1) * sizeof *map);
+    bool ok = true;
+    for (uint32_t id = 0; id < stacks_count_ids(from) && ok; id++) {
+        size_t n;
+        const uint32_t *path = stacks_path(from, id, &n);
+        if (n == 0)
+            continue;
+        uint32_t leaf = path[n - 1], to = UINT32_MAX;
+        for (size_t c = 0; c < stacks_ncols(from) && ok; c++) {
+            uint64_t count = stacks_count(from, c, id);
+            if (count == 0)
+                continue;
+            if (map[leaf] == UINT32_MAX)
+                map[leaf] = stacks_frame_from(s, from, leaf);
+            if (to == UINT32_MAX)
+                to = stacks_intern(s, &map[leaf], 1);
+            ok = stacks_count_in(s, c, to, count);
+        }
+    }
+    /* a frame with lines is the leaf of a stack with a cost (its lines
+     * sum to that cost): mapped above, but for lines of no cost */
+    for (uint32_t e = 0; e < from->lines.n; e++) {
+        uint32_t f = from->lines.key[e].at;
+        if (map[f] == UINT32_MAX)
+            map[f] = stacks_frame_from(s, from, f);
+    }
+    if (ok)
+        stacks_lines_carry(s, from, map);
+    free(map);
+    return ok;
+}

@@ -52,8 +52,8 @@ const struct writer_needs *render_needs(enum render_format f)
         [FORMAT_HTML] = {.part_columns = true, .lines = true, .notes = true, .report = true,
                          .picture = true, .shows_threads = true, .raw_names_shown = true,
                          .diff_in_format = true, .notes_estimate = true},
-        /* totals only, which are exact either way: no estimate note */
-        [FORMAT_MD] = {.part_columns = true, .notes = true, .report = true,
+        /* totals and self costs by line, exact either way: no estimate note */
+        [FORMAT_MD] = {.part_columns = true, .lines = true, .notes = true, .report = true,
                        .totals_only = true, .shows_threads = true, .raw_names_shown = true,
                        .diff_in_format = true},
     };

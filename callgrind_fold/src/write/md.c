@@ -7,7 +7,12 @@
  * them (largest change first, then removed, then added benchmarks); a
  * second table gives the change of each other event, for benchmarks of
  * both runs. A run with --cycle-estimation's Cb (REPORT_ESTIMATE_EVENT)
- * also has its estimated cycles beside the --event's columns. */
+ * also has its estimated cycles beside the --event's columns. With line
+ * positions in both runs, --diff's tables are followed by the lines that
+ * changed most in the functions that changed most, per changed benchmark
+ * (chosen by mdlines.c; the parts' stacks are then flat profiles:
+ * stacks_add_self). */
+#include "mdlines.h"
 #include "report.h"
 #include "textout.h"
 
@@ -17,9 +22,8 @@
 
 /* Text in a table cell: Markdown's punctuation escaped, so a name is
  * shown as it is; control characters and invalid UTF-8 as U+FFFD. */
-static void put_cell(struct textout *o, const char *s)
+static void put_cell_n(struct textout *o, const char *s, size_t n)
 {
-    size_t n = strlen(s);
     for (size_t i = 0; i < n;) {
         unsigned cp;
         size_t len = utf8_decode(s, n, i, &cp);
@@ -32,6 +36,11 @@ static void put_cell(struct textout *o, const char *s)
         }
         i += len;
     }
+}
+
+static void put_cell(struct textout *o, const char *s)
+{
+    put_cell_n(o, s, strlen(s));
 }
 
 static uint64_t total_of(const struct report_part *p, size_t e)
@@ -67,16 +76,17 @@ static void put_cycles(struct textout *o, uint64_t v)
 /* "+12.3%", "-0.4%", "0.0%"; "n/a" from nothing to something. */
 static void put_change(struct textout *o, uint64_t before, uint64_t after)
 {
-    if (before == 0) {
-        to_puts(o, after ? "n/a" : "0.0%");
-        return;
-    }
-    double pct = 100.0 * ((double)after - (double)before) / (double)before;
     char text[64];
-    snprintf(text, sizeof text, "%+.1f%%", pct);
-    if (strcmp(text, "+0.0%") == 0 || strcmp(text, "-0.0%") == 0)
-        snprintf(text, sizeof text, "0.0%%");
+    md_change_text(text, sizeof text, before, after);
     to_puts(o, text);
+}
+
+/* A change in counts, signed: "+2,000", "-500", "0". */
+static void put_delta(struct textout *o, uint64_t before, uint64_t after)
+{
+    if (before != after)
+        to_puts(o, after > before ? "+" : "-");
+    put_count(o, after > before ? after - before : before - after);
 }
 
 /* The events in table order: the default one first. */
@@ -153,6 +163,81 @@ int md_write_report(FILE *out, const struct report *r)
     if (r->nparts == 0)
         to_puts(&o, "\nNo part with a cost.\n");
     return to_finish(&o);
+}
+
+/* "file.c:12", "file.c (no line)", "(no file):12". */
+static void put_place(struct textout *o, const struct changed_line *l)
+{
+    if (l->file_len)
+        put_cell_n(o, l->file, l->file_len);
+    else
+        to_puts(o, "(no file)");
+    if (l->line)
+        to_printf(o, ":%u", (unsigned)l->line);
+    else
+        to_puts(o, " (no line)");
+}
+
+static void put_line_row(struct textout *o, const struct changed_function *f,
+                         const struct changed_line *l, bool first)
+{
+    to_puts(o, "| ");
+    if (first) {
+        put_cell_n(o, f->name, f->name_len);
+        to_puts(o, " (self ");
+        put_delta(o, f->before, f->after);
+        to_puts(o, ")");
+    }
+    to_puts(o, " | ");
+    if (l)
+        put_place(o, l);
+    else
+        to_puts(o, "lines not known");
+    uint64_t before = l ? l->before : f->before, after = l ? l->after : f->after;
+    to_puts(o, " | ");
+    put_count(o, before);
+    to_puts(o, " | ");
+    put_count(o, after);
+    to_puts(o, " | ");
+    put_delta(o, before, after);
+    to_puts(o, " |\n");
+}
+
+/* Per changed benchmark whose profiles have lines (mdlines.h): the
+ * functions whose self cost changed most and their lines that changed
+ * most. Nothing without lines: the table is then as it always was. */
+static void put_changed_lines(struct textout *o, const struct report_diff *d,
+                              const char *event)
+{
+    struct changed_benchmark b[MD_LINES_BENCHMARKS];
+    size_t more, n = md_changed_lines(d, b, &more);
+    if (n == 0)
+        return;
+    to_puts(o, "\n### Lines that changed most\n\nThe functions whose self ");
+    put_cell(o, event);
+    to_puts(o, " changed most, and their lines that changed most (self cost, all callers):\n");
+    for (size_t i = 0; i < n; i++) {
+        to_puts(o, "\n**");
+        put_cell(o, b[i].pair->name);
+        to_puts(o, "**\n\n| Function | Line | ");
+        put_cell(o, event);
+        to_puts(o, " before | ");
+        put_cell(o, event);
+        to_puts(o, " after | Change |\n|:---|:---|---:|---:|---:|\n");
+        for (size_t k = 0; k < b[i].nfunctions; k++) {
+            const struct changed_function *f = &b[i].functions[k];
+            if (!f->lines_known || f->nlines == 0)
+                put_line_row(o, f, NULL, true);
+            for (size_t j = 0; j < f->nlines; j++)
+                put_line_row(o, f, &f->lines[j], j == 0);
+        }
+    }
+    if (more)
+        to_printf(o, "\n%zu more benchmark%s changed; %s not listed.\n", more,
+                  more == 1 ? "" : "s", more == 1 ? "its lines are" : "their lines are");
+    to_puts(o, "\nLines pair by function, file name and line number: a line that moved "
+               "is listed as removed (after 0) at its old number and added (before 0) "
+               "at its new one.\n");
 }
 
 int md_write_diff(FILE *out, const struct report_diff *d)
@@ -248,5 +333,6 @@ int md_write_diff(FILE *out, const struct report_diff *d)
     }
     if (d->npairs == 0)
         to_puts(&o, "\nNo part with a cost in either run.\n");
+    put_changed_lines(&o, d, event);
     return to_finish(&o);
 }
