@@ -162,10 +162,7 @@ static bool *nodes_with_lines(const struct section_graph *pt, const size_t *keep
             (!least[k->at] || k->line < least[k->at]))
             least[k->at] = k->line;
         for (size_t c = 0; c < lt->ncols && c < pt->prof.ncols; c++) {
-            uint64_t cost = c == 0 ? lt->cost[e]
-                                   : cost_rows_cell(&lt->more,
-                                                    (size_t)e * (lt->ncols - 1) + c - 1);
-            if (keep[c] != NO_COLUMN && cost != 0)
+            if (keep[c] != NO_COLUMN && line_table_cost(lt, e, c) != 0)
                 has[k->at] = true;
         }
     }

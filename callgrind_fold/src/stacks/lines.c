@@ -256,13 +256,6 @@ void stacks_lines_carry(struct stacks *to, const struct stacks *from, const uint
 
 /* ---- the fold ---- */
 
-/* Column c of entry e of lt. */
-static uint64_t line_table_cost(const struct line_table *lt, uint32_t e, size_t c)
-{
-    return c == 0 ? lt->cost[e]
-                  : cost_rows_cell(&lt->more, (size_t)e * (lt->ncols - 1) + c - 1);
-}
-
 /* The frame fold_profile() made of node `node`, or UINT32_MAX; memo[node]
  * keeps it + 1 (0: not looked up yet), as each node has many lines and
  * call sites. */

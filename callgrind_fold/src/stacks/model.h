@@ -571,6 +571,13 @@ static inline uint64_t *line_table_more(struct line_table *lt, uint32_t e)
     return cost_rows_row(&lt->more, e, lt->ncols - 1);
 }
 
+/* Column c of entry e. */
+static inline uint64_t line_table_cost(const struct line_table *lt, uint32_t e, size_t c)
+{
+    return c == 0 ? lt->cost[e]
+                  : cost_rows_cell(&lt->more, (size_t)e * (lt->ncols - 1) + c - 1);
+}
+
 /* ---- section_graph.c ---- */
 /* One part of a callgrind profile as the reader hands it on. With
  * `by_address` (--inline) the costs are not in the graph yet but kept by

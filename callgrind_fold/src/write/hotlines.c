@@ -281,24 +281,6 @@ void hot_part_choose(struct hot_page *h, size_t index, const struct report_part 
 
 /* ---- writing ----------------------------------------------------------------- */
 
-static void put_costs(struct textout *o, const uint64_t *v, size_t n)
-{
-    to_puts(o, "[");
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            to_puts(o, ",");
-        to_u64(o, v[i]);
-    }
-    to_puts(o, "]");
-}
-
-static void put_string(struct textout *o, const char *s, size_t n)
-{
-    to_puts(o, "\"");
-    to_script_json(o, s, n);
-    to_puts(o, "\"");
-}
-
 /* What the profile itself gets wrong about a function's lines. */
 static void put_fn_notes(struct textout *o, const struct hot_fn *fn, const char *event)
 {
@@ -308,7 +290,7 @@ static void put_fn_notes(struct textout *o, const struct hot_fn *fn, const char 
     if (fn->line0) {
         snprintf(note, sizeof note, "%" PRIu64 " %s on line 0: code the profile gives no "
                  "line for", fn->line0, event);
-        put_string(o, note, strlen(note));
+        to_script_json_string(o, note, strlen(note));
         first = false;
     }
     if (fn->beyond) {
@@ -316,7 +298,7 @@ static void put_fn_notes(struct textout *o, const struct hot_fn *fn, const char 
                  "profile's line numbers are wrong here", fn->beyond_line);
         if (!first)
             to_puts(o, ",");
-        put_string(o, note, strlen(note));
+        to_script_json_string(o, note, strlen(note));
     }
     to_puts(o, "]");
 }
@@ -328,7 +310,7 @@ void hot_part_put(struct textout *o, const struct hot_page *h, size_t index)
     to_puts(o, ",\"hot\":{");
     if (hp->why) {
         to_puts(o, "\"why\":");
-        put_string(o, hp->why, strlen(hp->why));
+        to_script_json_string(o, hp->why, strlen(hp->why));
         to_puts(o, "}");
         return;
     }
@@ -337,7 +319,7 @@ void hot_part_put(struct textout *o, const struct hot_page *h, size_t index)
     for (size_t i = 0; i < hp->nfn; i++) {
         const struct hot_fn *fn = &hp->fn[i];
         to_printf(o, "%s{\"f\":%" PRIu32 ",\"self\":", i ? ",\n" : "\n", fn->name);
-        put_costs(o, fn->self, E);
+        to_u64_array(o, fn->self, E);
         to_puts(o, ",\"lines\":[");
         for (size_t k = 0; k < fn->nlines; k++) {
             to_printf(o, "%s[%" PRIu32 ",%" PRIu32, k ? "," : "", fn->lines[k].file,
@@ -349,7 +331,7 @@ void hot_part_put(struct textout *o, const struct hot_page *h, size_t index)
             to_puts(o, "]");
         }
         to_printf(o, "],\"rest\":{\"n\":%zu,\"cost\":", fn->nrest);
-        put_costs(o, fn->rest, E);
+        to_u64_array(o, fn->rest, E);
         to_puts(o, "},\"partial\":[");
         bool first = true;
         for (size_t e = 0; e < E; e++)
@@ -459,7 +441,7 @@ static void put_file_notes(struct textout *o, const struct source_file *sf,
     for (size_t i = 0; i < n; i++) {
         if (i)
             to_puts(o, ",");
-        put_string(o, notes[i], strlen(notes[i]));
+        to_script_json_string(o, notes[i], strlen(notes[i]));
     }
     to_puts(o, "]");
 }
@@ -474,17 +456,17 @@ void hot_sources_put(struct textout *o, struct hot_page *h)
         struct hot_file *f = &h->file[i];
         const char *name = strtab_str(h->r->files, f->name);
         to_puts(o, i ? ",\n{\"path\":" : "\n{\"path\":");
-        put_string(o, name, strtab_len(h->r->files, f->name));
+        to_script_json_string(o, name, strtab_len(h->r->files, f->name));
         if (f->nwant)
             qsort(f->want, f->nwant, sizeof *f->want, by_number);
         struct source_file sf;
         if (!source_read(&sf, name, h->ro->source_dirs, h->ro->nsource_dirs)) {
             to_puts(o, ",\"why\":");
-            put_string(o, sf.why, strlen(sf.why));
+            to_script_json_string(o, sf.why, strlen(sf.why));
         } else {
             if (strcmp(sf.path, name) != 0) {
                 to_puts(o, ",\"found\":");
-                put_string(o, sf.path, strlen(sf.path));
+                to_script_json_string(o, sf.path, strlen(sf.path));
             }
             to_printf(o, ",\"lines\":%zu", sf.nlines);
             struct text_facts facts = {0};

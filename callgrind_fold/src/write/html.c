@@ -84,20 +84,7 @@ static void put_json_string(struct textout *o, const char *s)
         to_puts(o, "null");
         return;
     }
-    to_puts(o, "\"");
-    to_script_json(o, s, strlen(s));
-    to_puts(o, "\"");
-}
-
-static void put_u64_array(struct textout *o, const uint64_t *v, size_t n)
-{
-    to_puts(o, "[");
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            to_puts(o, ",");
-        to_u64(o, v[i]);
-    }
-    to_puts(o, "]");
+    to_script_json_string(o, s, strlen(s));
 }
 
 /* What the page says of a part's tree besides its nodes. */
@@ -132,9 +119,9 @@ static void put_facts(struct textout *o, const struct tree_facts *f)
     to_printf(o, "\"cols\":%zu,\"nodes\":%zu,\"pruned\":", f->ncols, f->nodes);
     to_u64(o, f->pruned);
     to_puts(o, ",\"totals\":");
-    put_u64_array(o, f->total, f->ncols);
+    to_u64_array(o, f->total, f->ncols);
     to_puts(o, ",\"unknown\":");
-    put_u64_array(o, f->unknown, f->ncols);
+    to_u64_array(o, f->unknown, f->ncols);
 }
 
 static void free_facts(struct tree_facts *f, size_t n)

@@ -8,6 +8,7 @@
  * directories, and one function's lines are rarely in two files of one
  * name. */
 #include "mdlines.h"
+#include "stacks/present.h"
 #include "util/util.h"
 
 #include <stdio.h>
@@ -143,13 +144,7 @@ static const char *base_name(const struct strtab *files, uint32_t file, size_t *
         *len = 0;
         return "";
     }
-    const char *path = strtab_str(files, file);
-    size_t n = strtab_len(files, file), from = 0;
-    for (size_t i = 0; i + 1 < n; i++)
-        if (path[i] == '/')
-            from = i + 1;
-    *len = n - from;
-    return path + from;
+    return object_base_name(strtab_str(files, file), strtab_len(files, file), len);
 }
 
 /* The function's lines that changed most, into f->lines. */

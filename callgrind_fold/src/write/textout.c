@@ -293,3 +293,21 @@ void to_dot(struct textout *t, const char *s, size_t n, size_t max_chars)
 {
     escape(t, s, n, max_chars, ESC_DOT);
 }
+
+void to_script_json_string(struct textout *t, const char *s, size_t n)
+{
+    to_puts(t, "\"");
+    to_script_json(t, s, n);
+    to_puts(t, "\"");
+}
+
+void to_u64_array(struct textout *t, const uint64_t *v, size_t n)
+{
+    to_puts(t, "[");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            to_puts(t, ",");
+        to_u64(t, v[i]);
+    }
+    to_puts(t, "]");
+}

@@ -43,6 +43,10 @@ void to_json(struct textout *t, const char *s, size_t n);
 /* to_json for a JSON text inside an HTML <script> element: '<', '>' and
  * '&' written as \u003c..., so no "</script>" or "<!--" can end it. */
 void to_script_json(struct textout *t, const char *s, size_t n);
+/* to_script_json in quotes: a JSON string of the page's data. */
+void to_script_json_string(struct textout *t, const char *s, size_t n);
+/* A JSON array of numbers: [v0,v1,...]. */
+void to_u64_array(struct textout *t, const uint64_t *v, size_t n);
 void to_dot(struct textout *t, const char *s, size_t n, size_t max_chars);
 
 /* Decodes one character at s[i] (i < n): returns its length in bytes and
