@@ -46,7 +46,7 @@ void run_init(struct run *run, const struct run_options *opt)
         const char *cache_dir = !opt->inline_cache                ? default_dir
                                 : strcmp(opt->inline_cache, "no") ? opt->inline_cache
                                                                   : NULL;
-        run->inl = inline_new(opt->debug_dirs, cache_dir);
+        run->inl = inline_new(opt->debug_dirs, cache_dir, needs->lines);
         free(default_dir);
     }
     bool every_event = needs->run_columns || needs->part_columns;

@@ -208,9 +208,9 @@ def _builds_for(cc, work):
         _must([rustc, "--crate-name", "wc", "-O", "-g", "-o", rs, src("inline_rust.rs")],
               "rustc", cwd=d)
         _builds["rust"] = rs
-    # Garbage in place of the program's .debug_info and .debug_abbrev
-    # (same sizes): neither reader may crash on it.
-    for section in ("info", "abbrev"):
+    # Garbage in place of the program's .debug_info, .debug_abbrev and
+    # .debug_line (same sizes): neither reader may crash on it.
+    for section in ("info", "abbrev", "line"):
         exe = os.path.join(d, "hot_bad" + section)
         blob = os.path.join(d, "bad" + section + ".bin")
         size = _section_size(hot, ".debug_" + section)
@@ -550,6 +550,11 @@ def _tests(T, valgrind, cc, binary, tag):
 
     # 6d. Unit indexes kept in the cache.
     _index_cache_tests(T, work, b, binary, name, fold, helper_facts, prof)
+
+    # 6d'. With lines (-f pprof): each cost at its DWARF line, inlined
+    # frames at their call lines (tests/inline_lines_tests.py).
+    import inline_lines_tests
+    inline_lines_tests.run(T, name, binary, b, lambda exe: _profile(valgrind, work, exe, instr))
 
     # 6e. C++ names, and the direct DIE reader against libdw.
     if "cpp" in b:

@@ -32,6 +32,9 @@ struct inline_ctx {
     struct hashmap frames;         /* DIE with the name (its address) -> frame */
     struct strtab chains;          /* chain id -> frame ids, as bytes */
     uint32_t empty_chain;
+    /* With lines (srclines.h): call sites of chains, and those of the empty chain. */
+    struct strtab sites;
+    uint32_t empty_sites;
     /* One part. */
     struct hashmap child_index;    /* (node, frame) -> inlined child node */
     /* Scratch. */

@@ -72,6 +72,7 @@ struct die_scope {
     uint64_t origin;       /* DW_AT_abstract_origin or _specification */
     uint64_t end;          /* offset past the attributes */
     uint64_t sibling;      /* DW_AT_sibling, or 0 */
+    uint32_t call_file, call_line; /* an inlined subroutine's call site, 0: none */
     bool has_low, has_high, has_ranges, has_origin, has_name;
 };
 

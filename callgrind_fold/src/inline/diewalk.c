@@ -60,6 +60,8 @@ bool die_scope_attrs(const struct die_unit *u, const struct die *d, struct die_s
         case DW_AT_abstract_origin:
         case DW_AT_specification:
         case DW_AT_sibling:
+        case DW_AT_call_file:
+        case DW_AT_call_line:
             if (!read_form(u, spec, &c, &v, &form))
                 return false;
             break;
@@ -116,6 +118,13 @@ bool die_scope_attrs(const struct die_unit *u, const struct die *d, struct die_s
                     return false;
                 s->has_origin = true;
             }
+            break;
+        case DW_AT_call_file:
+        case DW_AT_call_line:
+            /* where an inlined subroutine was inlined: a constant, else
+             * left out (the caller's line is then its first) */
+            if (constant(form) && v <= UINT32_MAX)
+                *(spec->name == DW_AT_call_file ? &s->call_file : &s->call_line) = (uint32_t)v;
             break;
         default: /* DW_AT_sibling */
             if (!reference(u, form, v, &s->sibling))

@@ -28,6 +28,7 @@ typedef void *(*deflate_alloc_fn)(void);
 
 struct dwarf_images {
     char *dir; /* NULL: no cache */
+    bool with_lines; /* .debug_line in the images too */
     /* libdeflate, if installed: about 3 times faster than zlib. */
     void *deflate_lib, *decompressor;
     bool deflate_tried;
@@ -43,9 +44,10 @@ struct dwarf_image {
     int fd;    /* the cache entry's, or -1 */
 };
 
-struct dwarf_images *dwarf_images_new(const char *cache_dir)
+struct dwarf_images *dwarf_images_new(const char *cache_dir, bool with_lines)
 {
     struct dwarf_images *di = xcalloc(1, sizeof *di);
+    di->with_lines = with_lines;
     if (cache_dir && *cache_dir) {
         size_t n = strlen(cache_dir) + 1;
         di->dir = xmalloc(n);
@@ -113,9 +115,11 @@ static bool inflate_zlib(struct dwarf_images *di, const void *in, size_t inlen, 
 }
 
 /* Sections that scope trees and names read (libdw needs no others), and
- * the build-id note. */
-static bool wanted_section(const char *name)
+ * the build-id note; with lines, the line table too. */
+static bool wanted_section(const char *name, bool with_lines)
 {
+    if (with_lines && strcmp(name, ".debug_line") == 0)
+        return true;
     static const char *const wanted[] = {
         ".debug_info", ".debug_abbrev", ".debug_str", ".debug_line_str",
         ".debug_ranges", ".debug_rnglists", ".debug_aranges", ".debug_addr",
@@ -137,7 +141,8 @@ struct image_section {
 
 /* The wanted sections of `elf`, or NULL when there is no compressed
  * DWARF or something unusual. */
-static struct image_section *image_sections(Elf *elf, size_t *count, size_t *names_len)
+static struct image_section *image_sections(Elf *elf, bool with_lines, size_t *count,
+                                            size_t *names_len)
 {
     GElf_Ehdr eh;
     size_t shstrndx;
@@ -166,7 +171,7 @@ static struct image_section *image_sections(Elf *elf, size_t *count, size_t *nam
         bool compressed = (sh.sh_flags & SHF_COMPRESSED) != 0;
         if (compressed && strncmp(name, ".debug_", 7) == 0)
             any_compressed = true; /* libdw would inflate it */
-        if (!wanted_section(name) || sh.sh_type == SHT_NOBITS)
+        if (!wanted_section(name, with_lines) || sh.sh_type == SHT_NOBITS)
             continue;
         struct image_section is = {scn, sh, name, sh.sh_size, sh.sh_addralign, compressed};
         if (compressed) {
@@ -216,7 +221,7 @@ static char *build_image(struct dwarf_images *di, Elf *elf, size_t *size)
 {
     GElf_Ehdr eh;
     size_t n, names_len;
-    struct image_section *secs = image_sections(elf, &n, &names_len);
+    struct image_section *secs = image_sections(elf, di->with_lines, &n, &names_len);
     if (!secs || !gelf_getehdr(elf, &eh)) {
         free(secs);
         return NULL;
@@ -348,7 +353,9 @@ struct dwarf_image *dwarf_image_open(struct dwarf_images *di, Elf *elf)
     ssize_t id_len = dwelf_elf_gnu_build_id(elf, &id);
     struct buf path = {0};
     bool cached = id_len > 0 &&
-                  cache_path(di->dir, id, (size_t)id_len, "." IMAGE_VERSION, &path);
+                  cache_path(di->dir, id, (size_t)id_len,
+                             di->with_lines ? "." IMAGE_VERSION "-lines" : "." IMAGE_VERSION,
+                             &path);
     struct dwarf_image *img = cached ? load_entry(buf_cstr(&path), id, (size_t)id_len) : NULL;
     if (!img) {
         size_t size = 0;

@@ -21,8 +21,10 @@ struct dwarf_images;
 struct dwarf_image;
 
 /* cache_dir: where inflated images are kept (created on first use);
- * NULL for no cache. */
-struct dwarf_images *dwarf_images_new(const char *cache_dir);
+ * NULL for no cache. with_lines: the images hold .debug_line too (for
+ * source lines, srclines.h; kept in the cache apart from those
+ * without, which cost less to make). */
+struct dwarf_images *dwarf_images_new(const char *cache_dir, bool with_lines);
 void dwarf_images_free(struct dwarf_images *di);
 
 /* The DWARF sections of `elf`, uncompressed, as an ELF file for

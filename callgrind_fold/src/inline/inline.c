@@ -19,10 +19,10 @@
 
 /* ---- setup -------------------------------------------------------------------- */
 
-struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir)
+struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir, bool with_lines)
 {
     struct inline_ctx *ix = xcalloc(1, sizeof *ix);
-    ix->images = dwarf_images_new(cache_dir);
+    ix->images = dwarf_images_new(cache_dir, with_lines);
     if (cache_dir) {
         size_t n = strlen(cache_dir) + 1;
         ix->cache_dir = xmalloc(n);
@@ -41,7 +41,7 @@ struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir)
     ix->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
     ix->callbacks.section_address = dwfl_offline_section_address;
     ix->callbacks.debuginfo_path = &ix->debug_path;
-    ix->prefetch = prefetch_new(cache_dir, global_debug_dirs(ix));
+    ix->prefetch = prefetch_new(cache_dir, global_debug_dirs(ix), with_lines);
     hashmap_init(&ix->noted);
     const char *reader = getenv("CALLGRIND_FOLD_DIE_READER");
     ix->libdw_only = reader && strcmp(reader, "libdw") == 0;
@@ -51,6 +51,9 @@ struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir)
     hashmap_init(&ix->frames);
     strtab_init(&ix->chains);
     ix->empty_chain = strtab_intern(&ix->chains, "", 0);
+    strtab_init(&ix->sites);
+    ix->empty_sites = strtab_intern(&ix->sites, (const char *)&ix->empty_chain,
+                                    sizeof ix->empty_chain);
     hashmap_init(&ix->child_index);
     return ix;
 }
@@ -93,6 +96,7 @@ void inline_free(struct inline_ctx *ix)
     hashmap_free(&ix->lost);
     hashmap_free(&ix->frames);
     strtab_free(&ix->chains);
+    strtab_free(&ix->sites);
     hashmap_free(&ix->child_index);
     free(ix->chain);
     free(ix->pending);

@@ -81,8 +81,10 @@ char *dwarf_images_default_dir(void);
 /* debug_dirs: colon-separated global debug directories searched for
  * separate debug files (by build-id and by debuglink); NULL means
  * /usr/lib/debug. cache_dir: where inflated copies of compressed DWARF
- * are kept (see dwarfimage.h); NULL for none. */
-struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir);
+ * are kept (see dwarfimage.h); NULL for none. with_lines: a writer
+ * shows lines (-f pprof): inflated copies keep .debug_line too, and
+ * inline_apply fills the part's line table from it. */
+struct inline_ctx *inline_new(const char *debug_dirs, const char *cache_dir, bool with_lines);
 /* Writes what the cache directory should keep and stops the prefetch
  * thread: all that must happen before exit. */
 void inline_finish(struct inline_ctx *ix);

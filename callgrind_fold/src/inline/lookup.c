@@ -34,6 +34,33 @@ static bool skeleton_unit(Dwarf *dbg, Dwarf_Off offset)
            unit_type == DW_UT_skeleton;
 }
 
+uint32_t unit_at(struct object *o, uint64_t pc)
+{
+    /* the range holding pc, mostly the previous one */
+    const struct cu_range *r = o->ranges;
+    size_t i = o->last_range;
+    if (i < o->nranges && r[i].lo <= pc && pc < r[i].hi)
+        return r[i].cu;
+    size_t lo = 0, hi = o->nranges; /* last range starting at or below pc */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r[mid].lo <= pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t j = lo, tries = 0; j > 0 && tries < 8; j--, tries++)
+        if (pc < r[j - 1].hi) {
+            o->last_range = j - 1;
+            return r[j - 1].cu;
+        }
+    if (!o->units_walked) {
+        walk_units(o); /* perhaps a unit .debug_aranges leaves out */
+        return unit_at(o, pc);
+    }
+    return NONE;
+}
+
 /* The scope tree of the function holding pc (a DWARF address), built
  * when first needed; NULL when no function of the object holds it. */
 struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o, uint64_t pc,
@@ -41,33 +68,10 @@ struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o, uint64
 {
     if (pc - o->last_fn_lo < o->last_fn_hi - o->last_fn_lo)
         return o->last_fn;
-    /* The unit: the range holding pc, mostly the previous one. */
-    const struct cu_range *r = o->ranges;
-    size_t i = o->last_range;
-    if (!(i < o->nranges && r[i].lo <= pc && pc < r[i].hi)) {
-        size_t lo = 0, hi = o->nranges; /* last range starting at or below pc */
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (r[mid].lo <= pc)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        i = SIZE_MAX;
-        for (size_t j = lo, tries = 0; j > 0 && tries < 8; j--, tries++)
-            if (pc < r[j - 1].hi) {
-                i = j - 1;
-                break;
-            }
-        if (i == SIZE_MAX && !o->units_walked) {
-            walk_units(o); /* perhaps a unit .debug_aranges leaves out */
-            return function_tree(ix, o, pc, split_missing);
-        }
-        if (i == SIZE_MAX)
-            return NULL;
-        o->last_range = i;
-    }
-    struct cu_info *ci = &o->cus[r[i].cu];
+    uint32_t cu = unit_at(o, pc);
+    if (cu == NONE)
+        return NULL;
+    struct cu_info *ci = &o->cus[cu];
     uint32_t saved_at;
     if (!ci->index && hashmap_get(&o->saved_units, ci->offset, 0, &saved_at)) {
         ci->index = saved_index(o, saved_at);

@@ -20,6 +20,9 @@ struct scope_tree;
  * when first needed; NULL when no function of the object holds it, with
  * *split_missing set when pc is in a skeleton unit whose split unit
  * (a .dwo file, or in the object's .dwp package) was not found. */
+/* The unit holding pc (a DWARF address): its index in o->cus, or NONE. */
+uint32_t unit_at(struct object *o, uint64_t pc);
+
 struct scope_tree *function_tree(struct inline_ctx *ix, struct object *o, uint64_t pc,
                                  bool *split_missing);
 

@@ -43,6 +43,11 @@ struct cu_info {
     const struct die_unit *plain; /* for the direct reader, once tried */
     bool plain_tried;
     bool split_missing;       /* a skeleton whose split unit was not found */
+    /* Its line table (.debug_line, through libdw), read when a writer
+     * shows lines and an address first falls in the unit (srclines.c). */
+    enum unit_state lines_state; /* LAZY: not read yet; NONE: none */
+    Dwarf_Lines *lines;
+    size_t nlines;
 };
 
 enum obj_state { OBJ_NEW, OBJ_OK, OBJ_FAILED };
@@ -84,6 +89,12 @@ struct object {
      * chain: most addresses fall in the previous one's. */
     uint64_t run_lo, run_hi;
     uint32_t run_chain;
+    uint32_t run_sites;      /* its call sites (srclines.h), NONE when not made */
+    /* The line table row of the previous source line lookup:
+     * [line_lo, line_hi) is at line_no of file line_file (srclines.c). */
+    uint64_t line_lo, line_hi;
+    uint32_t line_file, line_no;
+    const char *line_path;   /* the path line_file was interned from */
     uint64_t lost_addrs, lost_cost;
     /* Addresses in skeleton units whose split unit was not found. */
     uint64_t split_lost_addrs, split_lost_cost;

@@ -177,13 +177,13 @@ static void *work(void *arg)
     return NULL;
 }
 
-struct prefetch *prefetch_new(const char *cache_dir, const char *debug_dirs)
+struct prefetch *prefetch_new(const char *cache_dir, const char *debug_dirs, bool with_lines)
 {
     struct prefetch *pf = xcalloc(1, sizeof *pf);
     elf_version(EV_CURRENT); /* here: the worker's libelf calls need it */
     pthread_mutex_init(&pf->lock, NULL);
     pthread_cond_init(&pf->changed, NULL);
-    pf->images = dwarf_images_new(cache_dir);
+    pf->images = dwarf_images_new(cache_dir, with_lines);
     const char *delay = getenv("CALLGRIND_FOLD_PREFETCH_DELAY_US");
     pf->weigh_delay_us = delay ? strtol(delay, NULL, 10) : 0;
     size_t n = strlen(debug_dirs) + 1;

@@ -25,8 +25,9 @@
 
 struct prefetch;
 
-/* cache_dir as for dwarf_images_new; debug_dirs as for debug_file_open. */
-struct prefetch *prefetch_new(const char *cache_dir, const char *debug_dirs);
+/* cache_dir and with_lines as for dwarf_images_new; debug_dirs as for
+ * debug_file_open. */
+struct prefetch *prefetch_new(const char *cache_dir, const char *debug_dirs, bool with_lines);
 /* Waits for the worker, closes the images nobody took. */
 void prefetch_free(struct prefetch *pf);
 

@@ -45,7 +45,11 @@ uint32_t new_scope(struct scope_tree *t, const Dwarf_Die *name_die, uint32_t par
     if (t->nnodes >= UINT32_MAX - 1)
         out_of_memory();
     GROW(t->nodes, t->nodes_cap, t->nnodes);
-    t->nodes[t->nnodes] = (struct scope_node){*name_die, parent, 0, 0, NONE, subprogram, NULL, 0};
+    t->nodes[t->nnodes] = (struct scope_node){.name_die = *name_die,
+                                              .parent = parent,
+                                              .chain = NONE,
+                                              .subprogram = subprogram,
+                                              .sites = NONE};
     return (uint32_t)t->nnodes++;
 }
 
@@ -85,6 +89,7 @@ static void close_scope(struct inline_ctx *ix, struct scope_tree *t, uint32_t no
  * (dwarf_lowpc and friends each scan the DIE and its abstract origin). */
 struct scope_attrs {
     Dwarf_Attribute low, high, origin;
+    Dwarf_Word call_file, call_line;
     bool has_low, has_high, has_ranges, has_origin, has_name;
 };
 
@@ -114,6 +119,14 @@ static int scope_attr(Dwarf_Attribute *attr, void *arg)
     case DW_AT_linkage_name:
     case DW_AT_MIPS_linkage_name:
         a->has_name = true;
+        break;
+    case DW_AT_call_file:
+        if (dwarf_formudata(attr, &a->call_file) != 0)
+            a->call_file = 0;
+        break;
+    case DW_AT_call_line:
+        if (dwarf_formudata(attr, &a->call_line) != 0)
+            a->call_line = 0;
         break;
     default:
         break;
@@ -208,6 +221,10 @@ static void visit(struct inline_ctx *ix, struct scope_tree *t, Dwarf_Die *die,
     if (!t->index && !a.has_name && a.has_origin && dwarf_formref_die(&a.origin, &origin))
         name_die = &origin;
     uint32_t node = new_scope(t, name_die, parent, tag == DW_TAG_subprogram);
+    if (a.call_file <= UINT32_MAX && a.call_line <= UINT32_MAX) {
+        t->nodes[node].call_file = (uint32_t)a.call_file;
+        t->nodes[node].call_line = (uint32_t)a.call_line;
+    }
     for (size_t i = first; i < last; i++)
         ix->pending[i].node = node;
     size_t mark = ix->npending;
@@ -336,6 +353,8 @@ static bool plain_visit(struct inline_ctx *ix, struct scope_tree *t, const struc
         return die_next(u, d, &s, next);
     uint32_t node = new_scope(t, &(Dwarf_Die){0}, parent, d->tag == DW_TAG_subprogram);
     t->nodes[node].die_offset = !t->index && !s.has_name && s.has_origin ? s.origin : d->offset;
+    t->nodes[node].call_file = s.call_file;
+    t->nodes[node].call_line = s.call_line;
     for (size_t i = first; i < last; i++)
         ix->pending[i].node = node;
     size_t mark = ix->npending;

@@ -35,6 +35,11 @@ struct scope_node {
     /* In a tree the direct reader built, or an index from the cache: the
      * offset of the DIE name_die would be (name_die is not set). */
     Dwarf_Off die_offset;
+    /* An inlined subroutine's DW_AT_call_file (an index in its unit's
+     * file table) and DW_AT_call_line: where in its parent it was
+     * inlined; 0 when not given. */
+    uint32_t call_file, call_line;
+    uint32_t sites;        /* interned call sites down to it (srclines.h), NONE until needed */
 };
 
 /* The scopes of one function, or a unit's index of its functions (their

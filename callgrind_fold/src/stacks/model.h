@@ -606,6 +606,8 @@ struct section_graph {
                                    costs count in (columns.h) */
     size_t columns_cap;
     bool by_address;
+    bool want_lines;            /* a writer shows lines: with by_address,
+                                   the inline stage fills `lines` */
     struct addr_self *selfs;    /* one per cost line (neighbours merged) */
     size_t nselfs, selfs_cap;
     struct addr_call *calls;    /* one per (caller, callee, address) */

@@ -26,7 +26,9 @@
  * same (a sample's values summed over its lines are the stack's).
  * A caller's Location is at the line of its call to the next frame of
  * the stack (with several sites, the costliest), else at its function's
- * first line. */
+ * first line; so is each outer frame of an inlined chain at the line it
+ * inlined the next one at, when the stacks carry such sites (--inline:
+ * DW_AT_call_line), else at its first line. */
 #include "pprof.h"
 #include "util/util.h"
 
@@ -722,9 +724,16 @@ static void put_locations(struct pprof *P, struct buf *pb)
         put_uint(&msg, 2, P->object_of[f[0]]);
         for (size_t i = n; i-- > 0;) { /* the innermost inlined function first */
             const struct frame_source *src = stacks_source_of(P->s, f[i]);
+            /* an outer frame of an inlined chain: at the line it inlined
+             * the next one at (--inline's call sites from DWARF) */
+            uint32_t pair = i + 1 < n ? pair_of(P, f[i], f[i + 1]) : 0;
             if (at && i == n - 1) {
                 put_uint(&line, 1, function_in_file(P, f[i], at->file, at->line));
                 put_uint(&line, 2, at->line);
+            } else if (pair) {
+                const struct call_site *cs = &P->s->lines.site[P->pair_site[pair - 1]];
+                put_uint(&line, 1, function_in_file(P, f[i], cs->file, cs->line));
+                put_uint(&line, 2, cs->line);
             } else {
                 put_uint(&line, 1, (uint64_t)f[i] + 1);
                 if (src && src->line != NO_SOURCE_NAME)

@@ -89,6 +89,7 @@ int read_callgrind(struct linereader *r, const char *first, size_t first_len,
     section_graph_init(&P->body.part);
     P->body.prof = &P->body.part.prof;
     P->body.part.by_address = t->opt.by_address;
+    P->body.part.want_lines = t->opt.want_lines;
     P->body.fast_tiers = !read_exact();
     P->body.cost_blocks = read_cost_blocks();
     if (t->opt.by_address)

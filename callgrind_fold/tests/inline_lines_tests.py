@@ -1,0 +1,272 @@
+"""--inline with lines (-f pprof): each self cost at the line .debug_line
+gives its address, under the innermost inlined frame there; the outer
+frames of an inlined chain at the lines they inlined the next one at
+(DW_AT_call_line). tests/inline_tests.py runs these with its builds and
+profiles; the expected lines come from binutils' addr2line -i, a reader
+of the same DWARF independent of libdw and of callgrind_fold.
+"""
+import os
+import re
+import shutil
+import subprocess
+
+import pprof_tests
+
+SOURCE = "inline_hot.c"  # the hot program's source: its lines are checked
+
+
+def _self_costs(path):
+    """[(object, function, address, cost of the first event)] of the
+    self-cost lines of a callgrind.out with "instr" among its positions."""
+    names, out = {}, []
+    kinds = {"ob": "ob", "cob": "ob", "fn": "fn", "cfn": "fn", "fl": "fl", "fi": "fl",
+             "fe": "fl", "cfi": "fl", "cfl": "fl"}
+    ob = fn = ""
+    positions, last, pending = ["line"], [0], None
+    with open(path, "rb") as f:
+        for raw in f:
+            line = raw.decode("latin-1").rstrip("\r\n")
+            m = re.match(r"([a-z]+)=\s*(?:\((\d+)\))?\s*(.*)$", line)
+            if m and m.group(1) in kinds:
+                key = (kinds[m.group(1)], m.group(2))
+                name = m.group(3) if m.group(3) or not m.group(2) else names[key]
+                if m.group(2):
+                    names[key] = name
+                if m.group(1) == "ob":
+                    ob = name
+                elif m.group(1) == "fn":
+                    fn, last = name, [0] * len(positions)
+                continue
+            if m and m.group(1) in ("calls", "jump", "jcnd"):
+                pending = m.group(1)
+                continue
+            h = re.match(r"positions:\s*(.*)$", line)
+            if h:
+                positions = h.group(1).split()
+                last = [0] * len(positions)
+                continue
+            if not line[:1] or line[0] not in "0123456789+-*":
+                continue
+            tokens = line.split()
+            values = []
+            for i, t in enumerate(tokens[:len(positions)]):
+                if t == "*":
+                    values.append(last[i])
+                elif t[0] in "+-":
+                    values.append(last[i] + (1 if t[0] == "+" else -1) * int(t[1:], 0))
+                else:
+                    values.append(int(t, 0))
+            was, pending = pending, None
+            if was == "calls":
+                continue
+            if was is None:
+                last = values
+            costs = tokens[len(positions):]
+            if costs and "instr" in positions:
+                out.append((ob, fn, values[positions.index("instr")], int(costs[0])))
+    return out
+
+
+def _addr2line(exe, addrs):
+    """{address: [(function, file base name, line)] innermost first}, as
+    `addr2line -i -f` reads the DWARF."""
+    out = {}
+    addrs = sorted(set(addrs))
+    for k in range(0, len(addrs), 500):
+        chunk = addrs[k:k + 500]
+        p = subprocess.run(["addr2line", "-a", "-i", "-f", "-e", exe] +
+                           ["0x%x" % a for a in chunk], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=300)
+        if p.returncode != 0:
+            raise RuntimeError("addr2line: " + p.stderr.decode()[-300:])
+        cur = None
+        rows = p.stdout.decode("utf-8", "replace").splitlines()
+        i = 0
+        while i < len(rows):
+            if re.match(r"0x[0-9a-f]+$", rows[i]):
+                cur = int(rows[i], 16)
+                out[cur] = []
+                i += 1
+                continue
+            fn, where = rows[i], rows[i + 1] if i + 1 < len(rows) else "??:0"
+            where = re.sub(r" \(discriminator \d+\)$", "", where)
+            fl, _, ln = where.rpartition(":")
+            out[cur].append((fn, os.path.basename(fl), int(ln) if ln.isdigit() else 0))
+            i += 2
+    return out
+
+
+def _bias(exe, costs):
+    """Written address - ELF address of the program (a PIE's load base):
+    hot_loop's first instruction against its symbol."""
+    p = subprocess.run(["nm", exe], stdout=subprocess.PIPE, timeout=60)
+    sym = [int(l.split()[0], 16) for l in p.stdout.decode().splitlines()
+           if l.split()[-1:] == ["hot_loop"]]
+    first = [a for ob, fn, a, _ in costs if fn == "hot_loop"]
+    if not sym or not first:
+        raise RuntimeError("no hot_loop in %s or its profile" % exe)
+    return min(first) - sym[0]
+
+
+def expected_lines(exe, prof):
+    """From the profile's self costs by address and addr2line -i: the
+    program's source lines {(function, base name, line): self cost} and
+    its inlined calls {(outer function, inlined function, call line)}."""
+    costs = [c for c in _self_costs(prof) if c[0].endswith("/" + os.path.basename(exe))]
+    bias = _bias(exe, costs)
+    where = _addr2line(exe, [a - bias for _, _, a, _ in costs])
+    leaf, calls = {}, set()
+    for _, _, a, cost in costs:
+        chain = where.get(a - bias) or []
+        if not chain or any(fl != SOURCE for _, fl, _ in chain):
+            continue
+        leaf[chain[0]] = leaf.get(chain[0], 0) + cost
+        for k in range(1, len(chain)):
+            calls.add((chain[k][0], chain[k - 1][0], chain[k][2]))
+    return {k: v for k, v in leaf.items() if v}, calls
+
+
+def pprof_lines(raw, source=SOURCE):
+    """The same of a -f pprof profile: its leaves' lines (first sample
+    type) in the program's source (None: in every file), and the inlined
+    calls its locations' Lines say: (outer, inner, the outer Line's
+    line)."""
+    prof = pprof_tests.decode_profile(raw)
+    fs, locs = prof["functions"], prof["locations"]
+    name = lambda fid: (fs[fid]["name"], os.path.basename(fs[fid]["filename"]))
+    leaf, calls = {}, set()
+    for ids, values in prof["samples"]:
+        fid, line = locs[ids[0]]["lines"][0]
+        fn, fl = name(fid)
+        if (source is None or fl == source) and values[0]:
+            leaf[(fn, fl, line)] = leaf.get((fn, fl, line), 0) + values[0]
+    for loc in locs.values():
+        lines = loc["lines"]  # innermost first
+        for k in range(1, len(lines)):
+            (outer, fo), (inner, fi) = name(lines[k][0]), name(lines[k - 1][0])
+            if source is None or (fo == source and fi == source):
+                calls.add((outer, inner, lines[k][1]))
+    return leaf, calls
+
+
+def run(T, name, binary, builds, profile):
+    """The checks, names under `name`; `profile(exe)` profiles a build."""
+    work = os.path.join(T.WORK, "inline")
+    if not shutil.which("addr2line") or not shutil.which("nm"):
+        T.report("SKIP", name("lines/hot/against-addr2line"),
+                 "addr2line is not installed (Debian: binutils)")
+        return
+
+    def pprof(p, tag, env=None, extra=()):
+        out = os.path.join(work, "lines-%s.pb.gz" % tag)
+        rc, _, err = T.fold(binary, ["-f", "pprof", "--inline", "-o", out] + list(extra) + [p],
+                            env=env)
+        if rc != 0:
+            return None, "rc %d: %s" % (rc, err[-300:])
+        return open(out, "rb").read(), err
+
+    # The program, its DWARF 4 build and one with compressed DWARF (read
+    # through an inflated image, which keeps .debug_line for lines)
+    for variant in ("hot", "dwarf4", "gz"):
+        n = lambda what: name("lines/%s/%s" % (variant, what))
+        prof = profile(builds[variant])
+        want_leaf, want_calls = expected_lines(builds[variant], prof)
+        raw, err = pprof(prof, variant)
+        if raw is None:
+            T.check(n("runs"), False, err)
+            continue
+        leaf, calls = pprof_lines(raw)
+        T.check(n("leaf-lines-as-addr2line"), want_leaf and leaf == want_leaf,
+                "differ: %r" % sorted(set(leaf.items()) ^ set(want_leaf.items()))[:6])
+        # helper_b inlined into helper_a, helper_a into hot_loop: each at
+        # the line of its call
+        T.check(n("inlined-at-call-lines-as-addr2line"),
+                len(want_calls) >= 2 and calls == want_calls,
+                "pprof %r, addr2line %r" % (sorted(calls), sorted(want_calls)))
+    want_leaf, want_calls = expected_lines(builds["hot"], profile(builds["hot"]))
+    # both DIE readers read the call lines alike
+    for variant in ("hot", "dwarf4", "cpp", "clang4", "lib"):
+        if variant not in builds:
+            continue
+        p = profile(builds[variant])
+        got = {}
+        for reader in ("direct", "libdw"):
+            r, e = pprof(p, "%s-%s" % (variant, reader),
+                         env={"CALLGRIND_FOLD_DIE_READER": reader}, extra=["--inline-cache=no"])
+            # (the lines and call lines; how stacks share a function's
+            # lines may differ, the order of the file names being another)
+            got[reader] = (pprof_lines(r, None), _off_first_line(r) > 0) if r else e
+        # and some leaf is at a line of its own, not its function's first
+        T.check(name("lines/die-reader/%s/direct-equals-libdw" % variant),
+                got["direct"] == got["libdw"] and isinstance(got["direct"], tuple) and
+                got["direct"][1],
+                "direct %r libdw %r" % (str(got["direct"])[:300], str(got["libdw"])[:300]))
+    # go tool pprof -list: each line's flat cost, and at a call line of
+    # inlined code the callee's cost in the caller's cum
+    pprof_tests._T = T
+    cmd, why = pprof_tests._go_pprof()
+    if not cmd:
+        T.report("SKIP", name("lines/hot/go-tool-pprof-list"), why)
+    else:
+        path = os.path.join(work, "lines-hot.pb.gz")
+        regex = "^(hot_loop|helper_a|helper_b|tally|main)$"
+        text = pprof_tests._pprof(cmd, ["-list", regex, path])
+        flat = {k: v for k, v in pprof_tests.list_flat(text).items() if k[1] == SOURCE}
+        cum = pprof_tests.list_flat(text, column=2)
+        problems = []
+        if flat != want_leaf:
+            problems.append("flat differ: %r" % sorted(set(flat.items()) ^
+                                                        set(want_leaf.items()))[:6])
+        for outer, inner, line in want_calls:
+            inner_self = sum(v for (fn, _, _), v in want_leaf.items() if fn == inner)
+            if cum.get((outer, SOURCE, line), 0) < flat.get((outer, SOURCE, line), 0) + inner_self:
+                problems.append("%s:%d cum %d, below %s's self cost %d" % (
+                    outer, line, cum.get((outer, SOURCE, line), 0), inner, inner_self))
+        T.check(name("lines/hot/go-tool-pprof-list"), not problems, "; ".join(problems))
+    # Bad or no line tables: a clear run with the sums kept; an object
+    # without DWARF as without --inline (no warning per address).
+    for variant in ("badline", "badinfo", "nodwarf"):
+        if variant not in builds:
+            T.report("FAIL", name("lines/%s/runs" % variant), "no build of " + variant)
+            continue
+        p = profile(builds[variant])
+        for reader in ("", "direct", "libdw"):
+            r, e = pprof(p, "%s-%s" % (variant, reader or "both"),
+                         env={"CALLGRIND_FOLD_DIE_READER": reader}, extra=["--inline-cache=no"])
+            ok = r is not None
+            if ok:
+                prof_ = pprof_tests.decode_profile(r)
+                got = sum(v[0] for _, v in prof_["samples"])
+                ok = got == T.totals_of([p], "Ir") and len(e.splitlines()) <= 4
+            T.check(name("lines/%s/%s/no-crash" % (variant, reader or "both")), ok,
+                    (e or "")[-300:])
+    p = profile(builds["nodwarf"])
+    r, e = pprof(p, "nodwarf-plain")
+    out = os.path.join(work, "lines-nodwarf-without.pb.gz")
+    rc, _, err = T.fold(binary, ["-f", "pprof", "-o", out, p])
+    same = r is not None and rc == 0
+    if same:
+        a, b = _function_lines(r), _function_lines(open(out, "rb").read())
+        same = a == b and a
+    T.check(name("lines/nodwarf/program-lines-as-without-inline"), same, (e or "") + err)
+
+
+def _off_first_line(raw):
+    """How many samples' leaves are at another line than their function's
+    first (pprof's start_line): none when a profile has no lines."""
+    prof = pprof_tests.decode_profile(raw)
+    fs, locs = prof["functions"], prof["locations"]
+    return sum(1 for ids, _ in prof["samples"]
+               if locs[ids[0]]["lines"][0][1] != fs[locs[ids[0]]["lines"][0][0]]["start_line"])
+
+
+def _function_lines(raw, functions=("hot_loop", "main", "tally")):
+    """{(function, file, line): cost} of the leaves in those functions."""
+    prof = pprof_tests.decode_profile(raw)
+    fs, locs, out = prof["functions"], prof["locations"], {}
+    for ids, values in prof["samples"]:
+        fid, line = locs[ids[0]]["lines"][0]
+        if fs[fid]["name"] in functions:
+            key = (fs[fid]["name"], fs[fid]["filename"], line)
+            out[key] = out.get(key, 0) + values[0]
+    return out
