@@ -10,6 +10,8 @@ import re
 import shutil
 import subprocess
 
+import html_tests
+import lines_page_tests
 import pprof_tests
 
 SOURCE = "inline_hot.c"  # the hot program's source: its lines are checked
@@ -183,6 +185,8 @@ def run(T, name, binary, builds, profile):
         T.check(n("inlined-at-call-lines-as-addr2line"),
                 len(want_calls) >= 2 and calls == want_calls,
                 "pprof %r, addr2line %r" % (sorted(calls), sorted(want_calls)))
+        if variant in ("hot", "gz"):
+            page_lines(T, n, binary, prof, want_leaf, os.path.join(work, "lines-%s.html" % variant))
     want_leaf, want_calls = expected_lines(builds["hot"], profile(builds["hot"]))
     # both DIE readers read the call lines alike
     for variant in ("hot", "dwarf4", "cpp", "clang4", "lib"):
@@ -249,6 +253,31 @@ def run(T, name, binary, builds, profile):
         a, b = _function_lines(r), _function_lines(open(out, "rb").read())
         same = a == b and a
     T.check(name("lines/nodwarf/program-lines-as-without-inline"), same, (e or "") + err)
+
+
+def page_lines(T, n, binary, prof, want_leaf, out):
+    """-f html --inline: the page's hot functions, the inlined ones
+    among them, at the lines addr2line gives their self costs, and
+    summing to the page's own tree."""
+    rc, _, err = T.fold(binary, ["-f", "html", "--inline", "-o", out, prof])
+    if not T.check(n("html/runs"), rc == 0, err[-300:]):
+        return
+    meta, _, trees = html_tests.decode_page(open(out, "rb").read())
+    got, shown = {}, set()
+    for fn in (meta["parts"][0].get("hot") or {}).get("fns", []):
+        name = meta["names"][fn["f"]].replace(" [inlined]", "")
+        shown.add(name)
+        for l in fn["lines"]:
+            base = os.path.basename(meta["sources"][l[0]]["path"])
+            if base == SOURCE:
+                got[(name, base, l[1])] = l[2]
+    want = {k: v for k, v in want_leaf.items() if k[0] in shown}
+    T.check(n("html/inlined-lines-as-addr2line"),
+            "helper_b" in shown and got == want,
+            "shown %r; differ: %r" % (sorted(shown), sorted(set(got.items()) ^
+                                                            set(want.items()))[:6]))
+    bad = lines_page_tests.sums_hold(meta, trees)
+    T.check(n("html/lines-sum-to-self"), not bad, "; ".join(bad[:3]))
 
 
 def _off_first_line(raw):

@@ -73,7 +73,7 @@ static void line_of(struct inline_ctx *ix, uint32_t oi, uint64_t addr, struct st
 {
     struct object *o = &ix->objects[oi];
     where->at = o->state == OBJ_OK;
-    if (o->state != OBJ_OK || !source_line(o, dwarf_pc(o, addr), names, &where->file,
+    if (o->state != OBJ_OK || !dwarf_line_at(o, dwarf_pc(o, addr), names, &where->file,
                                            &where->line)) {
         where->file = NONE;
         where->line = 0;

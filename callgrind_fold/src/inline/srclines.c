@@ -39,7 +39,7 @@ static uint64_t row_addr(Dwarf_Lines *lines, size_t i)
     return row && dwarf_lineaddr(row, &a) == 0 ? a : 0;
 }
 
-bool source_line(struct object *o, uint64_t pc, struct strtab *names, uint32_t *file,
+bool dwarf_line_at(struct object *o, uint64_t pc, struct strtab *names, uint32_t *file,
                  uint32_t *line)
 {
     if (pc - o->line_lo >= o->line_hi - o->line_lo) {

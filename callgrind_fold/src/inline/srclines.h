@@ -24,7 +24,7 @@ struct scope_tree;
  * `names`) and line, as .debug_line's row at pc gives them (the last row
  * at or below pc, as Valgrind reads the table). False when the unit has
  * no line table, or no row holds pc. */
-bool source_line(struct object *o, uint64_t pc, struct strtab *names, uint32_t *file,
+bool dwarf_line_at(struct object *o, uint64_t pc, struct strtab *names, uint32_t *file,
                  uint32_t *line);
 
 /* One call site of a chain of inlined frames (sites_of): where frame i of
