@@ -204,6 +204,14 @@ def test_svg(binary, tag, check, report):
           " instructions, " in a[0]["title"] and " widgets, " in b[0]["title"] and
           b"sub</text>" in p2.stdout and " samples, " in svg_frames(p1.stdout)[1][0]["title"],
           a[0]["title"] + " | " + b[0]["title"])
+    # --cycle-estimation's events count hundredths of a cycle, and say so
+    cyc = write("cycles.cg", "events: Ir Ct Cl Cb\nfn=main\n1 10 725 2400 650\n")
+    said = {}
+    for ev in ("Ct", "Cl", "Cb"):
+        _, fr = svg_frames(run([binary, "-f", "svg", "--event=" + ev, cyc]).stdout)
+        said[ev] = fr[0]["title"] if fr else ""
+    check(tag + "svg/countname-cycle-estimates",
+          all(" centi-cycles (%s), " % ev in t for ev, t in said.items()), repr(said))
     objs = [("main [prog];work [prog];memcpy [libc.so.6]", 50),
             ("main [prog];helper [prog]", 40),
             ("main [prog];_dl_start [ld-linux-x86-64.so.2]", 30),
@@ -826,6 +834,40 @@ def test_labels_browser(binary, check, report):
     check(name, ok, json.dumps(out)[:600])
 
 
+def test_cycles_browser(binary, check, report):
+    """A report of --cycle-estimation's events in headless Chromium: their
+    hundredths of a cycle shown as cycles in the benchmark table, the
+    part's summary, the tooltips and the search total; Ir as counted."""
+    name = "html/chromium-cycle-events-as-cycles"
+    tools = browser_tools(name, report)
+    if not tools:
+        return
+    cyc = write("cycles-page.cg", "events: Ir Ct Cl Cb\nfn=main\n1 4 5 6 7\n"
+                "cfn=work\ncalls=1 0\n1 10 725 2400 650\nfn=work\n1 10 725 2400 650\n")
+    page = os.path.join(WORK, "cycles.html")
+    p = run([binary, "-f", "html", "-o", page, cyc])
+    if p.returncode != 0:
+        check(name, False, p.stderr.decode())
+        return
+    out, problem = browser_driver(tools, "cycles_browser_check.js", page,
+                                  os.path.join(WORK, "cycles.png"), ["work"])
+    if problem:
+        check(name, False, problem)
+        return
+    # totals: Ir 14, Ct 730 (7.30 cycles), Cl 2406, Cb 657; work's 10, 725, 2400, 650
+    head, row, tips = out.get("head", []), out.get("row", []), out.get("tips", {})
+    cells = dict(zip(head, row))
+    want_tips = {"Ir": "Ir 10 ", "Ct": "Ct 7.25 ", "Cl": "Cl 24.00 ", "Cb": "Cb 6.50 "}
+    ok = (not out.get("errors") and cells.get("Ir") == "14" and cells.get("Ct") == "7.30" and
+          cells.get("Cl") == "24.06" and cells.get("Cb") == "6.57" and
+          "Ct (estimated cycles, throughput)" in out.get("titles", []) and
+          " 6.57 estimated cycles" in out.get("summary", "") and
+          all(want in tips.get(ev, "") for ev, want in want_tips.items()) and
+          out.get("matched", {}).get("Ct", "").startswith("Matched: 7.30 ") and
+          out.get("matched", {}).get("Ir", "").startswith("Matched: 14 "))
+    check(name, ok, json.dumps(out)[:800])
+
+
 def test_usage(binary, tag, check):
     spec = os.path.join(HERE, "cases", "spec_example.cg")
     for args, name in ((["-f", "jpeg"], "bad-format"), (["--colors=rainbow"], "bad-colors"),
@@ -862,6 +904,7 @@ def run_all(binary, tag, report, check, browser=False):
     if browser:
         tests.append(("browser", lambda: test_browser(binary, check, report)))
         tests.append(("labels-browser", lambda: test_labels_browser(binary, check, report)))
+        tests.append(("cycles-browser", lambda: test_cycles_browser(binary, check, report)))
     for name, test in tests:
         try:
             test()

@@ -92,6 +92,10 @@ const char *render_countname(const struct render_job *job)
         {"AcCost2", "L2 access cost"},
         {"SpLoss1", "L1 spatial loss"},
         {"SpLoss2", "L2 spatial loss"},
+        /* --cycle-estimation counts hundredths of a cycle */
+        {"Ct", "centi-cycles (Ct)"},
+        {"Cl", "centi-cycles (Cl)"},
+        {"Cb", "centi-cycles (Cb)"},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(event, names[i][0]) == 0)

@@ -39,13 +39,23 @@
     var c = v % 100;
     return fmt((v - c) / 100) + (c < 10 ? '.0' : '.') + c;
   }
+  /* callgrind's cycle estimates (--cycle-estimation) count hundredths of
+     a cycle: shown as cycles, whatever else the page shows of them. */
+  var CENTI_CYCLES = { Ct: 'estimated cycles, throughput', Cl: 'estimated cycles, latency',
+                       Cb: 'estimated cycles, block model' };
+  function isCycles(e) { return Object.prototype.hasOwnProperty.call(CENTI_CYCLES, events[e][0]); }
+  /* Event e's count v as the page shows it. */
+  function amount(e, v) { return isCycles(e) ? cycles(v) : fmt(v); }
   function pct(a, b) { return b ? (100 * a / b).toFixed(2) + '%' : '-'; }
   function change(o, n) {
     if (!o) return n ? '+inf' : '0.00%';
     var c = 100 * (n - o) / o;
     return (c > 0 ? '+' : '') + c.toFixed(2) + '%';
   }
-  function eventLabel(e) { return events[e][0] + (events[e][1] ? ' (' + events[e][1] + ')' : ''); }
+  function eventLabel(e) {
+    var what = events[e][1] || (isCycles(e) ? CENTI_CYCLES[events[e][0]] : '');
+    return events[e][0] + (what ? ' (' + what + ')' : '');
+  }
 
   /* ---- the data of one part ---- */
   function decode(part) {
@@ -201,7 +211,7 @@
       }
       this.matched = m;
       this.matchedShare = this.value[0] ? sum / this.value[0] : 0;
-      this.matchedText.textContent = 'Matched: ' + fmt(sum) + ' (' + pct(sum, this.value[0]) + ')';
+      this.matchedText.textContent = 'Matched: ' + amount(this.event, sum) + ' (' + pct(sum, this.value[0]) + ')';
     }
     this.draw();
     return this.matched ? this.matchedShare : 0;
@@ -283,11 +293,11 @@
     if (id === 0) lines.push('frames under 1/' + meta.divisor + ' of the total in every event, merged');
     if (this.diff) {
       var o = this.old[i];
-      lines.push(ev + ' before ' + fmt(o) + ', after ' + fmt(v[i]) + ', change ' + change(o, v[i]) +
+      lines.push(ev + ' before ' + amount(this.event, o) + ', after ' + amount(this.event, v[i]) + ', change ' + change(o, v[i]) +
                  ' (' + pct(v[i], v[0]) + ' of the part after)');
     } else {
-      lines.push(ev + ' ' + fmt(v[i]) + ' (' + pct(v[i], v[0]) + ' of the part), self ' +
-                 fmt(t.self[i * t.K + this.event]));
+      lines.push(ev + ' ' + amount(this.event, v[i]) + ' (' + pct(v[i], v[0]) + ' of the part), self ' +
+                 amount(this.event, t.self[i * t.K + this.event]));
     }
     return lines.join(NEWLINE);
   };
@@ -315,12 +325,12 @@
     if (!gone.length) return;
     gone.sort(function (a, b) { return o[b] - o[a]; });
     this.removed.appendChild(el('div', null, 'Only in OLD (not drawn): ' + gone.length + ' frames, ' +
-      fmt(sum) + ' ' + events[this.event][0] + ' (' + pct(sum, o[0]) + ' of the old total)'));
+      amount(this.event, sum) + ' ' + events[this.event][0] + ' (' + pct(sum, o[0]) + ' of the old total)'));
     var ul = this.removed.appendChild(el('ul'));
     for (var k = 0; k < gone.length && k < 20; k++) {
       var path = [], j = gone[k];
       for (var a = j; a > 0 && path.length < 4; a = t.parent[a]) path.unshift(this.label(a));
-      ul.appendChild(el('li', null, (t.depth[j] > 4 ? '... ; ' : '') + path.join(' ; ') + '  ' + fmt(o[j])));
+      ul.appendChild(el('li', null, (t.depth[j] > 4 ? '... ; ' : '') + path.join(' ; ') + '  ' + amount(this.event, o[j])));
     }
   };
 
@@ -369,7 +379,7 @@
 
   Graph.prototype.hotFunction = function (box, fn, e, total) {
     var ev = events[e][0], div = box.appendChild(el('div', 'cf-hotfn'));
-    div.appendChild(el('h4', null, names[fn.f] + ' - self ' + fmt(fn.self[e]) + ' ' + ev + ' (' +
+    div.appendChild(el('h4', null, names[fn.f] + ' - self ' + amount(e, fn.self[e]) + ' ' + ev + ' (' +
       pct(fn.self[e], total) + ' of the part)'));
     fn.notes.forEach(function (n) { div.appendChild(el('p', 'cf-note cf-warn', n)); });
     if (fn.partial.indexOf(e) >= 0) {
@@ -386,7 +396,7 @@
     }
     if (fn.rest.n)
       div.appendChild(el('p', 'cf-note', fn.rest.n + ' more lines (the least costly), together ' +
-        fmt(fn.rest.cost[e]) + ' ' + ev + ' (' + pct(fn.rest.cost[e], total) + ' of the part)'));
+        amount(e, fn.rest.cost[e]) + ' ' + ev + ' (' + pct(fn.rest.cost[e], total) + ' of the part)'));
   };
 
   /* A function's lines in one file: a table of line number, cost, share
@@ -421,7 +431,7 @@
       var tr = body.appendChild(el('tr', cost.has(n) ? 'cf-hotline' : 'cf-context'));
       tr.dataset.line = n;
       tr.appendChild(el('td', 'num', n ? String(n) : '-'));
-      var c = cost.get(n), td = tr.appendChild(el('td', 'num cf-cost', c === undefined ? '' : fmt(c)));
+      var c = cost.get(n), td = tr.appendChild(el('td', 'num cf-cost', c === undefined ? '' : amount(e, c)));
       tr.appendChild(el('td', 'num', c === undefined ? '' : pct(c, total)));
       if (c !== undefined && c > 0) heatCell(td, total ? c / total : 0);
       var code = tr.appendChild(el('td', 'cf-code'));
@@ -476,7 +486,7 @@
       var td = tr.appendChild(el('td', 'name', p.name));
       td.title = (p.trigger || p.name) + threadsNote(p, '\nthreads: ');
       if (EST >= 0) tr.appendChild(el('td', 'num cf-estimate', cycles(p.totals[EST])));
-      for (var e = 0; e < E; e++) tr.appendChild(el('td', 'num', fmt(p.totals[e])));
+      for (var e = 0; e < E; e++) tr.appendChild(el('td', 'num', amount(e, p.totals[e])));
       tr.appendChild(el('td', 'num', pct(p.unknown[ev], p.totals[ev])));
       tr.addEventListener('click', function () { openPart(i); });
     });
@@ -522,8 +532,8 @@
         function cells(e, both) {
           var o = p.old ? p.old.totals[e] : 0, n = p.new ? p.new.totals[e] : 0;
           if (both) {
-            tr.appendChild(el('td', 'num', p.old ? fmt(o) : '-'));
-            tr.appendChild(el('td', 'num', p.new ? fmt(n) : '-'));
+            tr.appendChild(el('td', 'num', p.old ? amount(e, o) : '-'));
+            tr.appendChild(el('td', 'num', p.new ? amount(e, n) : '-'));
           }
           var td = tr.appendChild(el('td', 'num', p.old && p.new ? change(o, n) : '-'));
           if (p.old && p.new && n !== o) td.className += n > o ? ' grew' : ' shrank';
@@ -561,7 +571,7 @@
       var side = isDiff ? p.new || p.old : p, total = side.totals[meta.defaultEvent];
       var estimated = EST >= 0 && (side === p.new || !isDiff || est.old) ?
         ' - ' + cycles(side.totals[EST]) + ' ' + est.label : '';
-      d.appendChild(el('summary', null, p.name + what + ' - ' + fmt(total) + ' ' + events[meta.defaultEvent][0] +
+      d.appendChild(el('summary', null, p.name + what + ' - ' + amount(meta.defaultEvent, total) + ' ' + events[meta.defaultEvent][0] +
         estimated + threadsNote(side, ' - ')));
       d.appendChild(el('div', 'cf-graph'));
       d.open = openAll || i === 0; /* many parts: the first open, the others on demand */
