@@ -40,13 +40,15 @@ void run_init(struct run *run, const struct run_options *opt)
     run->out.keep_sources = needs->sources;
     callarcs_init(&run->arcs);
     run->keep_arcs = needs->call_arcs || ro->colors == COLORS_OBJ;
+    /* the lines a writer shows: an html diff page has none to show */
+    bool lines = needs->lines && (!opt->diff_base || needs->diff_lines);
     if (opt->inline_frames) {
         heap_prefer_huge_pages((size_t)64 << 20);
         char *default_dir = opt->inline_cache ? NULL : dwarf_images_default_dir();
         const char *cache_dir = !opt->inline_cache                ? default_dir
                                 : strcmp(opt->inline_cache, "no") ? opt->inline_cache
                                                                   : NULL;
-        run->inl = inline_new(opt->debug_dirs, cache_dir, needs->lines);
+        run->inl = inline_new(opt->debug_dirs, cache_dir, lines);
         free(default_dir);
     }
     bool every_event = needs->run_columns || needs->part_columns;
@@ -69,7 +71,7 @@ void run_init(struct run *run, const struct run_options *opt)
         .part = opt->part,
         .style = opt->style,
         .by_address = run->inl != NULL,
-        .want_lines = needs->lines,
+        .want_lines = lines,
         .keep_notes = needs->notes,
         .all_events = every_event,
         .describe_sections = run->route.keep_parts,

@@ -187,6 +187,8 @@ def run(T, name, binary, builds, profile):
                 "pprof %r, addr2line %r" % (sorted(calls), sorted(want_calls)))
         if variant in ("hot", "gz"):
             page_lines(T, n, binary, prof, want_leaf, os.path.join(work, "lines-%s.html" % variant))
+        if variant == "gz":
+            diff_lines_read(T, n, binary, prof, work)
     want_leaf, want_calls = expected_lines(builds["hot"], profile(builds["hot"]))
     # both DIE readers read the call lines alike
     for variant in ("hot", "dwarf4", "cpp", "clang4", "lib"):
@@ -278,6 +280,24 @@ def page_lines(T, n, binary, prof, want_leaf, out):
                                                             set(want.items()))[:6]))
     bad = lines_page_tests.sums_hold(meta, trees)
     T.check(n("html/lines-sum-to-self"), not bad, "; ".join(bad[:3]))
+
+
+def diff_lines_read(T, n, binary, prof, work):
+    """--diff with compressed DWARF: md shows lines, so it inflates
+    .debug_line (an image kept as *-lines); an html diff page shows none,
+    so it does not."""
+    kept = {}
+    for fmt in ("md", "html"):
+        cache = os.path.join(work, "diff-cache-" + fmt)
+        shutil.rmtree(cache, ignore_errors=True)
+        rc, _, err = T.fold(binary, ["-f", fmt, "--inline", "--inline-cache=" + cache,
+                                     "-o", os.path.join(work, "diff-lines." + fmt),
+                                     "--diff", prof, prof])
+        kept[fmt] = (rc, sorted(os.listdir(cache)) if os.path.isdir(cache) else [], err[-200:])
+    T.check(n("diff/lines-read-only-where-shown"),
+            kept["md"][0] == 0 and kept["html"][0] == 0 and
+            any(f.endswith("-lines") for f in kept["md"][1]) and kept["html"][1] and
+            not any(f.endswith("-lines") for f in kept["html"][1]), repr(kept))
 
 
 def _off_first_line(raw):

@@ -231,7 +231,8 @@ void hot_part_choose(struct hot_page *h, size_t index, const struct report_part 
     }
     if (!stacks_line_entries(s) || !h->r->files) {
         hp->why = "no line costs in the input: callgrind.out files without \"line\" in "
-                  "\"positions:\", folded stacks and --inline give none";
+                  "\"positions:\" and folded stacks give none (a folded tree has them when "
+                  "its callgrind.out is given with it)";
         return;
     }
     size_t nframes = stacks_count_frames(s);

@@ -53,7 +53,8 @@ const struct writer_needs *render_needs(enum render_format f)
                          .picture = true, .shows_threads = true, .raw_names_shown = true,
                          .diff_in_format = true, .notes_estimate = true},
         /* totals and self costs by line, exact either way: no estimate note */
-        [FORMAT_MD] = {.part_columns = true, .lines = true, .notes = true, .report = true,
+        [FORMAT_MD] = {.part_columns = true, .lines = true, .diff_lines = true, .notes = true,
+                       .report = true,
                        .totals_only = true, .shows_threads = true, .raw_names_shown = true,
                        .diff_in_format = true},
     };

@@ -61,6 +61,7 @@ struct writer_needs {
     bool part_columns;    /* every event of each part, a column each */
     bool sources;         /* each frame's object, file and first line */
     bool lines;           /* each frame's self costs by source line */
+    bool diff_lines;      /* ...with --diff too (else a diff shows none) */
     bool notes;           /* the inputs' "cmd:"/"desc:" lines and event names */
     bool report;          /* parts kept apart, each a benchmark of the report */
     bool totals_only;     /* of those parts, only their totals */
