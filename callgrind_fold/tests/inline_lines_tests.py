@@ -20,53 +20,9 @@ SOURCE = "inline_hot.c"  # the hot program's source: its lines are checked
 def _self_costs(path):
     """[(object, function, address, cost of the first event)] of the
     self-cost lines of a callgrind.out with "instr" among its positions."""
-    names, out = {}, []
-    kinds = {"ob": "ob", "cob": "ob", "fn": "fn", "cfn": "fn", "fl": "fl", "fi": "fl",
-             "fe": "fl", "cfi": "fl", "cfl": "fl"}
-    ob = fn = ""
-    positions, last, pending = ["line"], [0], None
-    with open(path, "rb") as f:
-        for raw in f:
-            line = raw.decode("latin-1").rstrip("\r\n")
-            m = re.match(r"([a-z]+)=\s*(?:\((\d+)\))?\s*(.*)$", line)
-            if m and m.group(1) in kinds:
-                key = (kinds[m.group(1)], m.group(2))
-                name = m.group(3) if m.group(3) or not m.group(2) else names[key]
-                if m.group(2):
-                    names[key] = name
-                if m.group(1) == "ob":
-                    ob = name
-                elif m.group(1) == "fn":
-                    fn, last = name, [0] * len(positions)
-                continue
-            if m and m.group(1) in ("calls", "jump", "jcnd"):
-                pending = m.group(1)
-                continue
-            h = re.match(r"positions:\s*(.*)$", line)
-            if h:
-                positions = h.group(1).split()
-                last = [0] * len(positions)
-                continue
-            if not line[:1] or line[0] not in "0123456789+-*":
-                continue
-            tokens = line.split()
-            values = []
-            for i, t in enumerate(tokens[:len(positions)]):
-                if t == "*":
-                    values.append(last[i])
-                elif t[0] in "+-":
-                    values.append(last[i] + (1 if t[0] == "+" else -1) * int(t[1:], 0))
-                else:
-                    values.append(int(t, 0))
-            was, pending = pending, None
-            if was == "calls":
-                continue
-            if was is None:
-                last = values
-            costs = tokens[len(positions):]
-            if costs and "instr" in positions:
-                out.append((ob, fn, values[positions.index("instr")], int(costs[0])))
-    return out
+    return [(ob, fn, where["instr"], int(costs[0]))
+            for ob, fn, _, where, _, costs in pprof_tests.self_cost_lines(path)
+            if "instr" in where and costs]
 
 
 def _addr2line(exe, addrs):

@@ -657,63 +657,73 @@ def _lines_one_event(T, binary, name, work):
     T.check(n("tiers-alike"), alike)
 
 
+def self_cost_lines(path):
+    """Each self-cost line of a callgrind.out, read independently of
+    callgrind_fold: (object, function, file, {position: value}, events,
+    cost tokens). Positions are relative to the function's last
+    self-cost line (call lines and the line after "jump=" do not move
+    them); a relative one wraps as an unsigned 64-bit number."""
+    names, events, positions = {}, [], ["line"]
+    ob = fn = fname = ""
+    last, pending = [], None
+    with open(path, "rb") as f:
+        for raw in f:
+            line = raw.decode("latin-1").rstrip("\r\n")
+            m = re.match(r"([a-z]+)=\s*(?:\((\d+)\))?\s*(.*)$", line)
+            if m and m.group(1) in _NAME_KIND:
+                key = (_NAME_KIND[m.group(1)], m.group(2))
+                name = m.group(3) if m.group(3) or not m.group(2) else names[key]
+                if m.group(2):
+                    names[key] = name
+                if m.group(1) in ("fl", "fi", "fe"):
+                    fname = name
+                elif m.group(1) == "ob":
+                    ob = name
+                elif m.group(1) == "fn":
+                    fn, last = name, [0] * len(positions)
+                continue
+            if m and m.group(1) in ("calls", "jump", "jcnd"):
+                pending = m.group(1)
+                continue
+            h = re.match(r"(positions|events):\s*(.*)$", line)
+            if h:
+                if h.group(1) == "positions":
+                    positions = h.group(2).split()
+                else:
+                    events = h.group(2).split()
+                last = [0] * len(positions)
+                continue
+            if not line[:1] or line[0] not in "0123456789+-*":
+                continue
+            tokens = line.split()
+            values = []
+            for i, t in enumerate(tokens[:len(positions)]):
+                if t == "*":
+                    v = last[i]
+                elif t[0] in "+-":
+                    v = (last[i] + (1 if t[0] == "+" else -1) * int(t[1:], 0)) % 2 ** 64
+                else:
+                    v = int(t, 0)
+                values.append(v)
+            was, pending = pending, None
+            if was == "calls":
+                continue
+            if was is None:
+                last = values
+            yield ob, fn, fname, dict(zip(positions, values)), events, tokens[len(positions):]
+
+
 def callgrind_line_costs(paths):
     """{event: {(file, line): self cost}} of callgrind.out files, every
-    part summed, read independently of callgrind_fold: positions relative
-    to the function's last self-cost line (call lines and the line after
-    "jump=" do not move them), a line out of 1 .. 2^32 - 2 as 0."""
+    part summed (self_cost_lines), a line out of 1 .. 2^32 - 2 as 0."""
     out = {}
     for path in paths:
-        names, events, positions = {}, [], ["line"]
-        fname, last, pending = "", [], None
-        with open(path, "rb") as f:
-            for raw in f:
-                line = raw.decode("latin-1").rstrip("\r\n")
-                m = re.match(r"([a-z]+)=\s*(?:\((\d+)\))?\s*(.*)$", line)
-                if m and m.group(1) in _NAME_KIND:
-                    key = (_NAME_KIND[m.group(1)], m.group(2))
-                    name = m.group(3) if m.group(3) or not m.group(2) else names[key]
-                    if m.group(2):
-                        names[key] = name
-                    if m.group(1) in ("fl", "fi", "fe"):
-                        fname = name
-                    if m.group(1) == "fn":
-                        last = [0] * len(positions)
-                    continue
-                if m and m.group(1) in ("calls", "jump", "jcnd"):
-                    pending = m.group(1)
-                    continue
-                h = re.match(r"(positions|events):\s*(.*)$", line)
-                if h:
-                    if h.group(1) == "positions":
-                        positions = h.group(2).split()
-                    else:
-                        events = h.group(2).split()
-                    last = [0] * len(positions)
-                    continue
-                if not line[:1] or line[0] not in "0123456789+-*":
-                    continue
-                tokens = line.split()
-                values = []
-                for i, t in enumerate(tokens[:len(positions)]):
-                    if t == "*":
-                        v = last[i]
-                    elif t[0] in "+-":
-                        v = (last[i] + (1 if t[0] == "+" else -1) * int(t[1:], 0)) % 2 ** 64
-                    else:
-                        v = int(t, 0)
-                    values.append(v)
-                call, was = pending == "calls", pending
-                pending = None
-                if call:
-                    continue
-                if was is None:
-                    last = values
-                ln = values[positions.index("line")] if "line" in positions else 0
-                ln = ln if 0 < ln <= 2 ** 32 - 2 else 0
-                for ev, cost in zip(events, tokens[len(positions):]):
-                    d = out.setdefault(ev, {})
-                    d[(fname, ln)] = d.get((fname, ln), 0) + int(cost)
+        for _, _, fname, where, events, costs in self_cost_lines(path):
+            ln = where.get("line", 0)
+            ln = ln if 0 < ln <= 2 ** 32 - 2 else 0
+            for ev, cost in zip(events, costs):
+                d = out.setdefault(ev, {})
+                d[(fname, ln)] = d.get((fname, ln), 0) + int(cost)
     return {ev: {k: v for k, v in d.items() if v} for ev, d in out.items()}
 
 
