@@ -24,6 +24,7 @@ TREE=${TREE:-$BUILD/valgrind}
 PREFIX=${PREFIX:-$top/dist}
 STOCK_PREFIX=${STOCK_PREFIX:-$BUILD/stock-dist}
 export top BUILD TREE PREFIX STOCK_PREFIX
+. "$top/scripts/lib.sh"
 unset MAKEFLAGS MFLAGS MAKELEVEL || true
 
 groups=${*:-regtest project fold}
@@ -52,6 +53,7 @@ run_regtests() {
         return
     fi
     out=$BUILD/regtest.out
+    clean_regtest_outputs "$TREE/callgrind/tests"
     # shellcheck disable=SC2086 # core_tests: one word per test
     (cd "$TREE" && perl tests/vg_regtest callgrind $(for t in $core_tests; do echo "$t.vgtest"; done)) \
         > "$out" 2>&1
@@ -136,6 +138,7 @@ run_arm64_regtests() {
         "$top/scripts/run-arm64" > "$TREE/callgrind/vgdb"
     chmod +x "$TREE/callgrind/vgdb"
     out=$BUILD/regtest-arm64.out
+    clean_regtest_outputs "$TREE/callgrind/tests"
     (cd "$TREE" && perl tests/vg_regtest --valgrind="$top/scripts/run-arm64" callgrind) > "$out" 2>&1
     restore_launcher
     rm -f "$TREE/callgrind/vgdb"

@@ -34,3 +34,17 @@ record_series() {
     git -C "$1" rev-parse HEAD > "$1/.git/callgrind-fold-applied-head"
     series_hash > "$1/.git/callgrind-fold-series"
 }
+
+# clean_regtest_outputs DIR: run the cleanup: line of every vgtest in DIR
+# (a tree's tests directory, such as callgrind/tests) before a run, as
+# vg_regtest runs it after each test.  Post-checks glob their outputs
+# (harness-inherit-measuring.out.*): a file that a killed run left, or
+# that a copy of the tree took while a test was running there, would be
+# read as this run's.
+clean_regtest_outputs() {
+    for vgtest in "$1"/*.vgtest; do
+        [ -f "$vgtest" ] || continue
+        cleanup=$(sed -n 's/^cleanup: *//p' "$vgtest")
+        [ -z "$cleanup" ] || (cd "$1" && sh -c "$cleanup") > /dev/null 2>&1 || true
+    done
+}

@@ -22,6 +22,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/regtest-repeat.XXXXXX")
 long=$work/a-deliberately-long-checkout-path/$(printf 'level-%s-of-a-deep-tree/' 1 2 3 4 5 6 7 8 9 10)build
 mkdir -p "$long"
 cp -a "$TREE" "$long/valgrind" || exit 1
+. "$top/scripts/lib.sh"
+clean_regtest_outputs "$long/valgrind/callgrind/tests"
 echo "regtest-repeat: tree copied to $long/valgrind (${#long} characters)"
 
 i=0

@@ -17,6 +17,9 @@ fi
 echo "  info: checkout at $long (${#long} characters)"
 mkdir -p "$long/build"
 cp -a "$TREE" "$long/build/valgrind" || { fail "long-path: copying the built tree"; finish; }
+# the copy has no test outputs of the tree's earlier or running tests
+. "$top/scripts/lib.sh"
+clean_regtest_outputs "$long/build/valgrind/callgrind/tests"
 
 out=$scratch/regtest.out
 (cd "$long/build/valgrind" && perl tests/vg_regtest callgrind) > "$out" 2>&1
