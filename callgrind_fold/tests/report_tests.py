@@ -57,9 +57,10 @@ def test_diff_md_estimate(binary, tag, check):
     cb = os.path.join(CASES, "cycles_cb.cg")
     no_cb = os.path.join(CASES, "cycles_ct.cg")
     new = os.path.join(REPORT, "cycles_new.cg")
-    for old, golden in ((cb, "cycles_diff"), (no_cb, "cycles_diff_no_cb")):
+    for old, golden, more in ((cb, "cycles_diff", []), (no_cb, "cycles_diff_no_cb", []),
+                              (cb, "cycles_diff_event_cb", ["--event=Cb"])):
         want = open(os.path.join(REPORT, golden + ".expected")).read()
-        rc, out, err = fold(binary, ["--diff", old, new, "-f", "md", "--title=Diff"])
+        rc, out, err = fold(binary, ["--diff", old, new, "-f", "md", "--title=Diff"] + more)
         check(tag + "report/" + golden.replace("_", "-") + "-md-golden",
               rc == 0 and out == want and err == "", "rc %d %s %r" % (rc, err, out))
     rc, out, err = fold(binary, ["--diff", new, no_cb, "-f", "md", "--title=Diff"])

@@ -61,6 +61,11 @@ const struct writer_needs *render_needs(enum render_format f)
     return &needs[f];
 }
 
+bool event_counts_centicycles(const char *event)
+{
+    return strcmp(event, "Ct") == 0 || strcmp(event, "Cl") == 0 || strcmp(event, "Cb") == 0;
+}
+
 const char *render_countname(const struct render_job *job)
 {
     if (job->ro->countname)

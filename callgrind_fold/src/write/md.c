@@ -73,6 +73,16 @@ static void put_cycles(struct textout *o, uint64_t v)
     to_puts(o, frac);
 }
 
+/* An event's count as the tables show it: --cycle-estimation's
+ * hundredths of a cycle as cycles (`cycles`), the others as counted. */
+static void put_amount(struct textout *o, bool cycles, uint64_t v)
+{
+    if (cycles)
+        put_cycles(o, v);
+    else
+        put_count(o, v);
+}
+
 /* "+12.3%", "-0.4%", "0.0%"; "n/a" from nothing to something. */
 static void put_change(struct textout *o, uint64_t before, uint64_t after)
 {
@@ -81,12 +91,12 @@ static void put_change(struct textout *o, uint64_t before, uint64_t after)
     to_puts(o, text);
 }
 
-/* A change in counts, signed: "+2,000", "-500", "0". */
-static void put_delta(struct textout *o, uint64_t before, uint64_t after)
+/* A change in counts, signed: "+2,000", "-500", "0" (cycles: "+1.50"). */
+static void put_delta(struct textout *o, bool cycles, uint64_t before, uint64_t after)
 {
     if (before != after)
         to_puts(o, after > before ? "+" : "-");
-    put_count(o, after > before ? after - before : before - after);
+    put_amount(o, cycles, after > before ? after - before : before - after);
 }
 
 /* The events in table order: the default one first. */
@@ -150,7 +160,8 @@ int md_write_report(FILE *out, const struct report *r)
         to_puts(&o, " |");
         for (size_t k = 0; k < r->nevents; k++) {
             to_puts(&o, " ");
-            put_count(&o, p->columns[event_at(r, k)].total);
+            size_t e = event_at(r, k);
+            put_amount(&o, event_counts_centicycles(r->events[e]), p->columns[e].total);
             to_puts(&o, " |");
             if (k == 0 && est != SIZE_MAX) {
                 to_puts(&o, " ");
@@ -178,14 +189,14 @@ static void put_place(struct textout *o, const struct changed_line *l)
         to_puts(o, " (no line)");
 }
 
-static void put_line_row(struct textout *o, const struct changed_function *f,
+static void put_line_row(struct textout *o, bool cycles, const struct changed_function *f,
                          const struct changed_line *l, bool first)
 {
     to_puts(o, "| ");
     if (first) {
         put_cell_n(o, f->name, f->name_len);
         to_puts(o, " (self ");
-        put_delta(o, f->before, f->after);
+        put_delta(o, cycles, f->before, f->after);
         to_puts(o, ")");
     }
     to_puts(o, " | ");
@@ -195,11 +206,11 @@ static void put_line_row(struct textout *o, const struct changed_function *f,
         to_puts(o, "lines not known");
     uint64_t before = l ? l->before : f->before, after = l ? l->after : f->after;
     to_puts(o, " | ");
-    put_count(o, before);
+    put_amount(o, cycles, before);
     to_puts(o, " | ");
-    put_count(o, after);
+    put_amount(o, cycles, after);
     to_puts(o, " | ");
-    put_delta(o, before, after);
+    put_delta(o, cycles, before, after);
     to_puts(o, " |\n");
 }
 
@@ -213,6 +224,7 @@ static void put_changed_lines(struct textout *o, const struct report_diff *d,
     size_t more, n = md_changed_lines(d, b, &more);
     if (n == 0)
         return;
+    bool cycles = event_counts_centicycles(event);
     to_puts(o, "\n### Lines that changed most\n\nThe functions whose self ");
     put_cell(o, event);
     to_puts(o, " changed most, and their lines that changed most (self cost, all callers):\n");
@@ -227,9 +239,9 @@ static void put_changed_lines(struct textout *o, const struct report_diff *d,
         for (size_t k = 0; k < b[i].nfunctions; k++) {
             const struct changed_function *f = &b[i].functions[k];
             if (!f->lines_known || f->nlines == 0)
-                put_line_row(o, f, NULL, true);
+                put_line_row(o, cycles, f, NULL, true);
             for (size_t j = 0; j < f->nlines; j++)
-                put_line_row(o, f, &f->lines[j], j == 0);
+                put_line_row(o, cycles, f, &f->lines[j], j == 0);
         }
     }
     if (more)
@@ -245,6 +257,7 @@ int md_write_diff(FILE *out, const struct report_diff *d)
     const struct report *old = d->old, *new = d->new;
     const char *event = new->nevents ? new->events[new->default_event] : "";
     size_t old_event = report_event_index(old, event), new_event = new->default_event;
+    bool cycles = event_counts_centicycles(event);
     struct textout o;
     to_init(&o, out);
     struct buf heading = {0};
@@ -273,10 +286,10 @@ int md_write_diff(FILE *out, const struct report_diff *d)
         put_cell(&o, p->name);
         to_puts(&o, " | ");
         if (p->old)
-            put_count(&o, total_of(p->old, old_event));
+            put_amount(&o, cycles, total_of(p->old, old_event));
         to_puts(&o, " | ");
         if (p->new)
-            put_count(&o, total_of(p->new, new_event));
+            put_amount(&o, cycles, total_of(p->new, new_event));
         to_puts(&o, " | ");
         if (p->old && p->new)
             put_change(&o, total_of(p->old, old_event), total_of(p->new, new_event));

@@ -190,8 +190,7 @@ static int64_t cstring_index(struct pprof *P, const char *s)
  * centi-cycles (100 = one cycle); everything else is counted. */
 static const char *event_unit(const struct event_column *c)
 {
-    if (strcmp(c->event, "Ct") == 0 || strcmp(c->event, "Cl") == 0 ||
-        strcmp(c->event, "Cb") == 0)
+    if (event_counts_centicycles(c->event))
         return "centicycles";
     static const struct {
         const char *suffix, *unit;
