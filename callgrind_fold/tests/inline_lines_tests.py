@@ -5,6 +5,7 @@ frames of an inlined chain at the lines they inlined the next one at
 profiles; the expected lines come from binutils' addr2line -i, a reader
 of the same DWARF independent of libdw and of callgrind_fold.
 """
+import html
 import os
 import re
 import shutil
@@ -185,6 +186,22 @@ def run(T, name, binary, builds, profile):
                 problems.append("%s:%d cum %d, below %s's self cost %d" % (
                     outer, line, cum.get((outer, SOURCE, line), 0), inner, inner_self))
         T.check(name("lines/hot/go-tool-pprof-list"), not problems, "; ".join(problems))
+        # -weblist (the source view of -http too), the program's binary
+        # where the profile names it: the same flat cost per line
+        page = os.path.join(work, "lines-hot-weblist.html")
+        p = T.run(cmd + ["-weblist=" + regex, "-output=" + page, path], timeout=600)
+        shown = weblist_flat(page) if p.returncode == 0 and os.path.exists(page) else {}
+        # helper_b inlines nothing: its listing is its own lines' costs;
+        # every other function's own lines are at least theirs
+        own = {}
+        for (fn, _, line), v in want_leaf.items():
+            own.setdefault(fn, {})[line] = v
+        T.check(name("lines/hot/go-tool-pprof-weblist"),
+                os.path.exists(builds["hot"]) and own.get("helper_b") and
+                {l: v for l, v in shown.get("helper_b", {}).items() if v} == own["helper_b"] and
+                all(shown.get(fn, {}).get(l, 0) >= v for fn, ls in own.items() for l, v in ls.items()),
+                "rc %d %s; weblist %r, addr2line %r" % (p.returncode, p.stderr.decode()[-300:],
+                                                         shown, own))
     # Bad or no line tables: a clear run with the sums kept; an object
     # without DWARF as without --inline (no warning per address).
     for variant in ("badline", "badinfo", "nodwarf"):
@@ -254,6 +271,26 @@ def diff_lines_read(T, n, binary, prof, work):
             kept["md"][0] == 0 and kept["html"][0] == 0 and
             any(f.endswith("-lines") for f in kept["md"][1]) and kept["html"][1] and
             not any(f.endswith("-lines") for f in kept["html"][1]), repr(kept))
+
+
+def weblist_flat(page):
+    """{function: {line: flat cost}} of SOURCE's lines on a go tool pprof
+    -weblist page: each function's listing (<h2>FUNCTION</h2><p
+    class="filename">FILE</p>, then a row per line: number, flat, cum,
+    text). A call line of inlined code carries the inlined cost in the
+    listing of the function it is in."""
+    text = html.unescape(open(page, encoding="utf-8", errors="replace").read())
+    out, fn = {}, None
+    for row in text.splitlines():
+        f = re.search(r'<h2>([^<]*)</h2><p class="filename">([^<]*)</p>', row)
+        if f:
+            fn = f.group(1) if os.path.basename(f.group(2)) == SOURCE else None
+            if fn:
+                out.setdefault(fn, {})
+        m = re.match(r"<span class=line>\s*(\d+)</span> <span class=\w+>\s*(\d+)\s", row)
+        if m and fn:
+            out[fn][int(m.group(1))] = int(m.group(2))
+    return out
 
 
 def _off_first_line(raw):

@@ -168,14 +168,14 @@ def run(T, binary, tag, golden=None):
             if (m["has_functions"], m["has_filenames"], m["has_line_numbers"],
                     m["has_inline_frames"]) != (1, 1, 1, 0):
                 problems.append("mapping flags %r" % m)
-        by_id = {i: m["filename"] for i, m in prof["mappings"].items()}
         # main's own costs at its lines 10 and 11 (leaf locations), as a
-        # caller at the line of its call (12); memcpy's at 50
+        # caller at the line of its call (12); memcpy's at 50. No location
+        # names a mapping: without an address, pprof's source views would
+        # disassemble the mapping's file around a made-up one.
         want_lines = {("main", 10), ("main", 11), ("main", 12), ("memcpy", 50)}
         for loc in prof["locations"].values():
             f = prof["functions"][loc["lines"][0][0]]
-            want_map = "/bin/small" if f["name"] == "main" else "/lib/libc.so.6"
-            if len(loc["lines"]) != 1 or by_id.get(loc["mapping"]) != want_map or \
+            if len(loc["lines"]) != 1 or loc["mapping"] != 0 or \
                     (f["name"], loc["lines"][0][1]) not in want_lines:
                 problems.append("location %r" % loc)
         if line_costs(prof) != {("main", "small.c", 10): [1, 0], ("main", "small.c", 11): [10, 0],

@@ -13,7 +13,7 @@
  *   Label     1 key  2 str  3 num
  *   Mapping   1 id  5 filename  7 has_functions  8 has_filenames
  *             9 has_line_numbers  10 has_inline_frames
- *   Location  1 id  2 mapping_id  4 line
+ *   Location  1 id  4 line   (no mapping_id: put_mappings())
  *   Line      1 function_id  2 line
  *   Function  1 id  2 name  3 system_name  4 filename  5 start_line
  * The whole message is built in memory, then deflated by zlib with a
@@ -148,7 +148,6 @@ struct pprof {
     bool *inlined;             /* frame id -> an inlined frame */
     bool *used;                /* frame id -> some location has it */
     struct strtab objects;     /* object names -> mapping id - 1 */
-    uint32_t *object_of;       /* frame id -> mapping id, 0: none */
     bool any_line;
     /* Thread frames (job->threads): frame id -> its thread + 1, 0: none;
      * each thread's labels, encoded once. A stack's first frame naming
@@ -651,7 +650,13 @@ static void put_samples(struct pprof *P, struct buf *pb)
     free(len);
 }
 
-/* Mappings: one per object of the frames that head a location. */
+/* Mappings: one per object of the frames that head a location, marked
+ * symbolized. No Location refers to one: a Location has no address
+ * (callgrind.out gives none a disassembler could use), and go tool
+ * pprof's source views (-weblist, -http's source) disassemble the object
+ * file of a Location's mapping around its address when the file exists,
+ * which for an address-less Location is code it never ran (Go 1.19's
+ * disassembler then crashes). Without a mapping they show the Lines. */
 static void put_mappings(struct pprof *P, struct buf *pb)
 {
     const struct stacks *s = P->s;
@@ -661,8 +666,8 @@ static void put_mappings(struct pprof *P, struct buf *pb)
         const struct frame_source *src = stacks_source_of(s, head);
         if (!src || src->object == NO_SOURCE_NAME || strtab_len(names, src->object) == 0)
             continue;
-        P->object_of[head] = 1 + strtab_intern(&P->objects, strtab_str(names, src->object),
-                                               strtab_len(names, src->object));
+        strtab_intern(&P->objects, strtab_str(names, src->object),
+                      strtab_len(names, src->object));
     }
     struct buf msg = {0};
     bool any_inline = false;
@@ -719,8 +724,7 @@ static void put_locations(struct pprof *P, struct buf *pb)
             at = stacks_line_key(P->s, f[n - 1]);
             n -= 2;
         }
-        put_uint(&msg, 1, loc + 1);
-        put_uint(&msg, 2, P->object_of[f[0]]);
+        put_uint(&msg, 1, loc + 1); /* no mapping_id: put_mappings() says why */
         for (size_t i = n; i-- > 0;) { /* the innermost inlined function first */
             const struct frame_source *src = stacks_source_of(P->s, f[i]);
             /* an outer frame of an inlined chain: at the line it inlined
@@ -852,7 +856,6 @@ int pprof_write(const struct render_job *job, FILE *out)
     size_t nframes = stacks_count_frames(s), nf = nframes ? nframes : 1;
     P.inlined = xcalloc(nf, sizeof *P.inlined);
     P.used = xcalloc(nf, sizeof *P.used);
-    P.object_of = xcalloc(nf, sizeof *P.object_of);
     P.location_of = xcalloc(nf, sizeof *P.location_of);
     P.thread_of = xcalloc(nf, sizeof *P.thread_of);
     thread_labels(&P);
@@ -896,7 +899,6 @@ int pprof_write(const struct render_job *job, FILE *out)
     buf_free(&msg);
     free(P.inlined);
     free(P.used);
-    free(P.object_of);
     free(P.location_of);
     free(P.thread_of);
     free(P.key);
