@@ -23,10 +23,12 @@ async function newWatchedPage(browser, errors) {
 }
 
 // An HTML report (-f html) opened, once its first part's flame graph is
-// drawn: { browser, page } (the caller closes the browser).
-async function openReport(moduleDir, chromium, userDir, height, file, errors) {
+// drawn: { browser, page } (the caller closes the browser). With
+// `requests`, the URL of every request the page makes is pushed to it.
+async function openReport(moduleDir, chromium, userDir, height, file, errors, requests) {
   const browser = await openChromium(moduleDir, chromium, userDir, height);
   const page = await newWatchedPage(browser, errors);
+  if (requests) page.on('request', (r) => requests.push(r.url()));
   await page.goto('file://' + file);
   await page.waitForFunction(() => window.cfReport && window.cfReport.graphs[0] &&
                                    window.cfReport.graphs[0].drawn > 0, null, { timeout: 30000 });

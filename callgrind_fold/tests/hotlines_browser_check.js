@@ -7,17 +7,13 @@
 // Usage: node hotlines_browser_check.js MODULE_DIR CHROMIUM PAGE SCREENSHOT USERDIR
 'use strict';
 const [moduleDir, chromium, file, shot, userDir] = process.argv.slice(2);
-const { openChromium, newWatchedPage } = require('./chromium_page.js');
+const { openReport } = require('./chromium_page.js');
 
 (async () => {
   const errors = [], requests = [];
-  const browser = await openChromium(moduleDir, chromium, userDir, 1000);
+  const { browser, page } = await openReport(moduleDir, chromium, userDir, 1000, file, errors,
+                                             requests);
   try {
-    const page = await newWatchedPage(browser, errors);
-    page.on('request', (r) => requests.push(r.url()));
-    await page.goto('file://' + file);
-    await page.waitForFunction(() => window.cfReport && window.cfReport.graphs[0] &&
-                                     window.cfReport.graphs[0].drawn > 0, null, { timeout: 30000 });
     const read = () => page.evaluate(() => {
       const R = window.cfReport, parts = [];
       for (let i = 0; i < R.meta.parts.length; i++) {
