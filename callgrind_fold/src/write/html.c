@@ -236,6 +236,13 @@ static void put_meta_start(struct textout *o, const char *kind, const char *titl
         put_json_string(o, long_names ? long_names[e].long_name : NULL);
         to_puts(o, "]");
     }
+    /* per event, what a cycle estimate estimates (the page shows those
+     * in cycles), else null */
+    to_puts(o, "],\"cycles\":[");
+    for (size_t e = 0; e < r->nevents; e++) {
+        to_puts(o, e ? "," : "");
+        put_json_string(o, event_cycles_estimate(r->events[e]));
+    }
     to_puts(o, "]");
     put_estimate(o, old, r);
     to_puts(o, ",\n\"names\":[\"(merged)\",\"all\"");

@@ -61,9 +61,19 @@ const struct writer_needs *render_needs(enum render_format f)
     return &needs[f];
 }
 
+const char *event_cycles_estimate(const char *event)
+{
+    static const char *const what[][2] = {
+        {"Ct", "throughput"}, {"Cl", "latency"}, {"Cb", "block model"}};
+    for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
+        if (strcmp(event, what[i][0]) == 0)
+            return what[i][1];
+    return NULL;
+}
+
 bool event_counts_centicycles(const char *event)
 {
-    return strcmp(event, "Ct") == 0 || strcmp(event, "Cl") == 0 || strcmp(event, "Cb") == 0;
+    return event_cycles_estimate(event) != NULL;
 }
 
 const char *render_countname(const struct render_job *job)

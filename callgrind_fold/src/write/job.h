@@ -124,8 +124,9 @@ struct render_job {
 /* "instructions" for Ir, "D1 read misses" for D1mr, ...; "samples" when
  * the input was only folded stacks. Never NULL. */
 const char *render_countname(const struct render_job *job);
-/* Whether `event` is one of --cycle-estimation's (Ct, Cl, Cb), which
- * count hundredths of a cycle. */
+/* --cycle-estimation's events (Ct, Cl, Cb) count hundredths of a cycle:
+ * what `event` estimates ("throughput"), or NULL for any other event. */
+const char *event_cycles_estimate(const char *event);
 bool event_counts_centicycles(const char *event);
 
 #endif

@@ -40,10 +40,9 @@
     return fmt((v - c) / 100) + (c < 10 ? '.0' : '.') + c;
   }
   /* callgrind's cycle estimates (--cycle-estimation) count hundredths of
-     a cycle: shown as cycles, whatever else the page shows of them. */
-  var CENTI_CYCLES = { Ct: 'estimated cycles, throughput', Cl: 'estimated cycles, latency',
-                       Cb: 'estimated cycles, block model' };
-  function isCycles(e) { return Object.prototype.hasOwnProperty.call(CENTI_CYCLES, events[e][0]); }
+     a cycle: shown as cycles, whatever else the page shows of them
+     (meta.cycles[e]: what event e estimates, null for other events). */
+  function isCycles(e) { return !!(meta.cycles && meta.cycles[e]); }
   /* Event e's count v as the page shows it. */
   function amount(e, v) { return isCycles(e) ? cycles(v) : fmt(v); }
   function pct(a, b) { return b ? (100 * a / b).toFixed(2) + '%' : '-'; }
@@ -53,7 +52,7 @@
     return (c > 0 ? '+' : '') + c.toFixed(2) + '%';
   }
   function eventLabel(e) {
-    var what = events[e][1] || (isCycles(e) ? CENTI_CYCLES[events[e][0]] : '');
+    var what = events[e][1] || (isCycles(e) ? 'estimated cycles, ' + meta.cycles[e] : '');
     return events[e][0] + (what ? ' (' + what + ')' : '');
   }
 
